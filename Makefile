@@ -1,0 +1,53 @@
+# Two commands on a fresh machine with Python 3.11: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup install messages migrate demo lint format typecheck e2e clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+messages: install
+	$(PY) manage.py compiletranslations
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+setup: install messages migrate demo
+
+# Web server, Celery worker and Celery beat on the embedded default; Ctrl-C stops all three.
+run: setup
+	@echo "Casino on http://127.0.0.1:8000 (Ctrl-C stops web, worker and beat)"
+	@trap 'kill 0' INT TERM; \
+	$(PY) -m celery -A casino worker --loglevel=INFO --concurrency=2 & \
+	$(PY) -m celery -A casino beat --loglevel=INFO & \
+	$(PY) manage.py runserver 127.0.0.1:8000 & \
+	wait
+
+test: install messages
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+format: install
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+typecheck: install
+	$(PY) -m mypy baccarat wallet casino
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,351 @@
+"""Tables, shoes, rounds and bets.
+
+A round belongs to a table, not to a player: a single-player table is a table
+with one seat. Each player's part in a round is a ``Play`` holding their bets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+def default_chip_values() -> list[int]:
+    return [100, 500, 2500, 10000, 50000]
+
+
+class Table(models.Model):
+    class Kind(models.TextChoices):
+        SINGLE = "single", _("Single-player table")
+        FULL = "full", _("Full table")
+        PRACTICE = "practice", _("Practice session")
+
+    class Reshuffle(models.TextChoices):
+        EVERY_COUP = "every_coup", _("Before every coup")
+        CUT_CARD = "cut_card", _("At the cut card")
+
+    class Burn(models.TextChoices):
+        FIRST_CARD = "first_card", _("By the first card")
+        NONE = "none", _("No burn")
+
+    class Commission(models.TextChoices):
+        FIVE_PERCENT = "five_percent", _("5% commission on banker wins")
+        BANKER_SEVEN = "banker_seven", _("No commission, banker three-card 7 pushes")
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.SINGLE)
+    seats = models.PositiveSmallIntegerField(_("seats"), default=1)
+    decks = models.PositiveSmallIntegerField(_("decks"), default=1)
+    reshuffle = models.CharField(
+        _("reshuffle"), max_length=16, choices=Reshuffle.choices, default=Reshuffle.EVERY_COUP
+    )
+    penetration_percent = models.PositiveSmallIntegerField(_("cut card at (%)"), default=89)
+    burn = models.CharField(_("burn"), max_length=16, choices=Burn.choices, default=Burn.NONE)
+    commission = models.CharField(
+        _("banker payout"),
+        max_length=16,
+        choices=Commission.choices,
+        default=Commission.FIVE_PERCENT,
+    )
+    tie_pays = models.PositiveSmallIntegerField(_("tie pays (to 1)"), default=8)
+    pairs_enabled = models.BooleanField(_("pair bets"), default=False)
+    allow_player_and_banker = models.BooleanField(
+        _("player and banker together"), default=False
+    )
+    # Limits per bet kind, integer cents.
+    min_player = models.BigIntegerField(_("player minimum"), default=100)
+    max_player = models.BigIntegerField(_("player maximum"), default=50000)
+    min_banker = models.BigIntegerField(_("banker minimum"), default=100)
+    max_banker = models.BigIntegerField(_("banker maximum"), default=50000)
+    min_tie = models.BigIntegerField(_("tie minimum"), default=100)
+    max_tie = models.BigIntegerField(_("tie maximum"), default=10000)
+    min_pair = models.BigIntegerField(_("pair minimum"), default=100)
+    max_pair = models.BigIntegerField(_("pair maximum"), default=5000)
+    chip_values = models.JSONField(_("chip values (cents)"), default=default_chip_values)
+    betting_seconds = models.PositiveSmallIntegerField(_("betting seconds"), default=15)
+    is_active = models.BooleanField(_("open"), default=True)
+    sort_order = models.PositiveSmallIntegerField(_("order in the lobby"), default=0)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="practice_tables",
+        help_text=_("Only for practice sessions: the player the table belongs to."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["sort_order", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats__in=[1, 8]), name="table_seats_1_or_8"
+            ),
+            models.CheckConstraint(
+                condition=Q(decks__in=[1, 6, 8]), name="table_decks_1_6_8"
+            ),
+            models.CheckConstraint(
+                condition=Q(tie_pays__in=[8, 9]), name="table_tie_pays_8_or_9"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_player__gt=0, min_banker__gt=0, min_tie__gt=0, min_pair__gt=0),
+                name="table_minimums_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    min_player__lte=models.F("max_player"),
+                    min_banker__lte=models.F("max_banker"),
+                    min_tie__lte=models.F("max_tie"),
+                    min_pair__lte=models.F("max_pair"),
+                ),
+                name="table_min_not_above_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="practice") | Q(owner__isnull=True),
+                name="table_only_practice_has_owner",
+            ),
+        ]
+        indexes = [models.Index(fields=["kind", "is_active", "sort_order"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def limits(self) -> dict[str, tuple[int, int]]:
+        """Minimum and maximum stake in cents per bet kind."""
+        limits = {
+            "player": (self.min_player, self.max_player),
+            "banker": (self.min_banker, self.max_banker),
+            "tie": (self.min_tie, self.max_tie),
+        }
+        if self.pairs_enabled:
+            limits["player_pair"] = (self.min_pair, self.max_pair)
+            limits["banker_pair"] = (self.min_pair, self.max_pair)
+        return limits
+
+    def rule_snapshot(self) -> dict[str, Any]:
+        """The rule values a round is played under, copied into the round."""
+        return {
+            "decks": self.decks,
+            "reshuffle": self.reshuffle,
+            "penetration_percent": self.penetration_percent,
+            "burn": self.burn,
+            "commission": self.commission,
+            "tie_pays": self.tie_pays,
+            "pairs_enabled": self.pairs_enabled,
+            "allow_player_and_banker": self.allow_player_and_banker,
+            "limits": {kind: list(pair) for kind, pair in self.limits().items()},
+            "seats": self.seats,
+        }
+
+
+class Shoe(models.Model):
+    """A shuffled shoe: its full card order is stored server-side from the start."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    number = models.PositiveIntegerField(_("shoe number"))
+    state = models.JSONField(_("engine state"))
+    commitment = models.CharField(_("SHA-256 commitment"), max_length=64)
+    hands_dealt = models.PositiveIntegerField(_("hands dealt"), default=0)
+    is_finished = models.BooleanField(_("finished"), default=False)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("shoe")
+        verbose_name_plural = _("shoes")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="shoe_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(is_finished=False),
+                name="one_open_shoe_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
+
+
+class Round(models.Model):
+    """One coup at one table."""
+
+    class State(models.TextChoices):
+        BETTING = "betting", _("Betting")
+        LOCKED = "locked", _("Locked")
+        SETTLED = "settled", _("Settled")
+        VOID = "void", _("Void")
+
+    class Completion(models.TextChoices):
+        PLAYED = "played", _("Played")
+        SERVER = "server", _("Completed by the server")
+        VOID = "void", _("Void")
+
+    class Outcome(models.TextChoices):
+        PLAYER = "player", _("Player")
+        BANKER = "banker", _("Banker")
+        TIE = "tie", _("Tie")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    shoe = models.ForeignKey(
+        Shoe, on_delete=models.PROTECT, related_name="rounds", null=True, blank=True
+    )
+    hand_number = models.PositiveIntegerField(_("hand number"), default=0)
+    state = models.CharField(
+        _("state"), max_length=16, choices=State.choices, default=State.BETTING
+    )
+    completion = models.CharField(
+        _("completion"), max_length=16, choices=Completion.choices, blank=True
+    )
+    rules = models.JSONField(_("rules"))
+    # The shoe position the coup starts at, fixed when the round locks.
+    start_position = models.PositiveIntegerField(null=True, blank=True)
+    player_cards = models.CharField(_("player cards"), max_length=16, blank=True)
+    banker_cards = models.CharField(_("banker cards"), max_length=16, blank=True)
+    player_total = models.PositiveSmallIntegerField(_("player total"), null=True, blank=True)
+    banker_total = models.PositiveSmallIntegerField(_("banker total"), null=True, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices, blank=True)
+    natural = models.BooleanField(_("natural"), default=False)
+    void_reason = models.TextField(_("void reason"), blank=True)
+    recovery_note = models.TextField(_("recovery trail"), blank=True)
+    deadline = models.DateTimeField(_("betting deadline"), null=True, blank=True)
+    created_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
+    locked_at = models.DateTimeField(_("locked"), null=True, blank=True)
+    dealt_at = models.DateTimeField(_("dealt"), null=True, blank=True)
+    settled_at = models.DateTimeField(_("settled"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(state="void") | ~Q(void_reason=""),
+                name="void_round_has_reason",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["state", "locked_at"], name="round_state_locked"),
+            models.Index(fields=["table", "-created_at"], name="round_table_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk}"
+
+    @property
+    def is_final(self) -> bool:
+        return self.state in {self.State.SETTLED, self.State.VOID}
+
+
+class Play(models.Model):
+    """One player's part in one round: their bets and what they brought home."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="plays")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="plays"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"), default=1)
+    stake_total = models.BigIntegerField(_("stake"), default=0)
+    payout_total = models.BigIntegerField(_("paid"), default=0)
+    commission_total = models.BigIntegerField(_("commission"), default=0)
+    balance_before = models.BigIntegerField(_("balance before"), null=True, blank=True)
+    balance_after = models.BigIntegerField(_("balance after"), null=True, blank=True)
+    created_at = models.DateTimeField(_("date"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("play")
+        verbose_name_plural = _("plays")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="one_play_per_player"),
+            models.CheckConstraint(condition=Q(stake_total__gte=0), name="play_stake_nonneg"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-created_at"], name="play_player_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.round}"
+
+    @property
+    def net(self) -> int:
+        return self.payout_total - self.stake_total
+
+
+class Bet(models.Model):
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("Player")
+        BANKER = "banker", _("Banker")
+        TIE = "tie", _("Tie")
+        PLAYER_PAIR = "player_pair", _("Player pair")
+        BANKER_PAIR = "banker_pair", _("Banker pair")
+
+    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="bets")
+    kind = models.CharField(_("spot"), max_length=16, choices=Kind.choices)
+    stake = models.BigIntegerField(_("stake"))
+    payout = models.BigIntegerField(_("paid"), default=0)
+    commission = models.BigIntegerField(_("commission"), default=0)
+
+    class Meta:
+        verbose_name = _("bet")
+        verbose_name_plural = _("bets")
+        constraints = [
+            models.UniqueConstraint(fields=["play", "kind"], name="one_bet_per_spot"),
+            models.CheckConstraint(condition=Q(stake__gt=0), name="bet_stake_positive"),
+            models.CheckConstraint(condition=Q(payout__gte=0), name="bet_payout_nonneg"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.stake}"
+
+
+class PracticeSession(models.Model):
+    """A practice run at a player's own table with chips that never touch the wallet."""
+
+    class State(models.TextChoices):
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_sessions"
+    )
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="practice")
+    starting_chips = models.BigIntegerField(_("starting chips"))
+    hands = models.PositiveSmallIntegerField(_("hands"))
+    state = models.CharField(
+        _("state"), max_length=16, choices=State.choices, default=State.ACTIVE
+    )
+    hands_played = models.PositiveSmallIntegerField(_("hands played"), default=0)
+    hands_won = models.PositiveSmallIntegerField(_("hands won"), default=0)
+    hands_lost = models.PositiveSmallIntegerField(_("hands lost"), default=0)
+    hands_pushed = models.PositiveSmallIntegerField(_("pushes"), default=0)
+    net = models.BigIntegerField(_("net"), default=0)
+    biggest_win = models.BigIntegerField(_("biggest win"), default=0)
+    final_chips = models.BigIntegerField(_("chips at the end"), null=True, blank=True)
+    created_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("practice session")
+        verbose_name_plural = _("practice sessions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(hands__in=[10, 20, 50]), name="practice_hands_10_20_50"
+            ),
+            models.CheckConstraint(
+                condition=Q(starting_chips__gt=0), name="practice_chips_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.pk}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.state == self.State.ACTIVE

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from casino.accounts.models import User
+
+LANGUAGE_CHOICES = [(code, name) for code, name in settings.LANGUAGES]
+
+
+class SignupForm(UserCreationForm[User]):
+    language = forms.ChoiceField(label=_("Language"), choices=LANGUAGE_CHOICES)
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        help_text=_("Optional; only used to reset a forgotten password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email", "language")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].error_messages["unique"] = _("This name is already taken.")
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(_("This name is already taken."), code="unique")
+        return username
+
+
+class PreferencesForm(forms.ModelForm[User]):
+    language = forms.ChoiceField(label=_("Language"), choices=LANGUAGE_CHOICES)
+
+    class Meta:
+        model = User
+        fields = ("language", "reduced_motion", "sound_enabled")
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(
+        choices=LANGUAGE_CHOICES,
+        error_messages={"invalid_choice": _("This language is not available.")},
+    )
+    next = forms.CharField(required=False, max_length=2000)

@@ -1,0 +1,167 @@
+"""A double-entry ledger of play money, in integer cents.
+
+Every balance change is a ``Transaction`` whose ``Entry`` rows sum to zero.
+``Account.balance`` caches the sum of an account's entries and is updated in
+the same database transaction; ``manage.py audit_ledger`` proves both.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        WALLET = "wallet", _("Wallet")
+        STACK = "stack", _("Table stack")
+        ESCROW = "escrow", _("Stakes in play")
+        HOUSE = "house", _("House")
+        ISSUER = "issuer", _("Play-money issuer")
+
+    # Accounts that belong to a player never go below zero; the house and the
+    # issuer are the other side of every win and every deposit.
+    NON_NEGATIVE_KINDS = (Kind.WALLET, Kind.STACK, Kind.ESCROW)
+
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="accounts",
+    )
+    table = models.ForeignKey(
+        "baccarat.Table",
+        verbose_name=_("table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="accounts",
+    )
+    balance = models.BigIntegerField(_("balance"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(kind__in=["house", "issuer"]),
+                name="account_player_side_nonnegative",
+            ),
+            models.UniqueConstraint(
+                fields=["owner"], condition=Q(kind="wallet"), name="one_wallet_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "table"],
+                condition=Q(kind="stack"),
+                name="one_stack_per_player_and_table",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "table"],
+                condition=Q(kind__in=["escrow", "house"]),
+                name="one_escrow_and_house_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["kind"], condition=Q(kind="issuer"), name="one_issuer"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        parts = [self.get_kind_display()]
+        if self.owner_id:
+            parts.append(str(self.owner))
+        if self.table_id:
+            parts.append(str(self.table))
+        return " / ".join(parts)
+
+
+class Transaction(models.Model):
+    class Kind(models.TextChoices):
+        STARTING_CHIPS = "starting_chips", _("Starting chips")
+        DEPOSIT = "deposit", _("Deposit")
+        REBUY = "rebuy", _("Rebuy")
+        CASH_OUT = "cash_out", _("Cash-out")
+        STAKE = "stake", _("Stake")
+        SETTLE = "settle", _("Settlement")
+        REFUND = "refund", _("Refund")
+        PRACTICE_FUND = "practice_fund", _("Practice chips issued")
+        PRACTICE_RETURN = "practice_return", _("Practice chips returned")
+
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    reference = models.CharField(_("reference"), max_length=120, unique=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_transactions",
+    )
+    round = models.ForeignKey(
+        "baccarat.Round",
+        verbose_name=_("round"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_transactions",
+    )
+    created_at = models.DateTimeField(_("date"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("transaction")
+        verbose_name_plural = _("transactions")
+        indexes = [
+            models.Index(fields=["player", "-created_at"], name="txn_player_recent"),
+            models.Index(fields=["player", "kind", "created_at"], name="txn_player_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.reference}"
+
+
+class Entry(models.Model):
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField(_("amount"))
+    balance_after = models.BigIntegerField(_("balance after"))
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="entry_amount_nonzero"),
+        ]
+        indexes = [models.Index(fields=["account", "-id"], name="entry_account_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount}"
+
+
+class DepositLimit(models.Model):
+    """A player's own limit on deposits per 24 hours.
+
+    Lowering applies at once; raising waits 24 hours (``pending_*``).
+    """
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deposit_limit"
+    )
+    amount = models.BigIntegerField(_("limit per 24 hours"))
+    pending_amount = models.BigIntegerField(null=True, blank=True)
+    pending_from = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("deposit limit")
+        verbose_name_plural = _("deposit limits")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="deposit_limit_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.amount}"
