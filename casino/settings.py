@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "casino",
     "casino.accounts",
+    "casino.support",
     "wallet",
     "baccarat",
 ]
@@ -262,6 +263,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 AXES_VERBOSE = False

@@ -3,11 +3,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from baccarat.rules_page import table_rules
 from casino import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("", include("baccarat.urls")),
     path("health/", views.health, name="health"),
+    path("tables/<slug:slug>/rules/", table_rules, name="table_rules"),
     path("accounts/", include("casino.accounts.urls")),
+    path("cashier/", include("wallet.urls")),
+    path("support/", include("casino.support.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -98,9 +98,7 @@ def deal_cards(cards: Iterable[Card | str]) -> Coup:
     return coup
 
 
-def coup_from_hands(
-    player_cards: Sequence[Card | str], banker_cards: Sequence[Card | str]
-) -> Coup:
+def coup_from_hands(player_cards: Sequence[Card | str], banker_cards: Sequence[Card | str]) -> Coup:
     """Rebuild a coup from its two hands (e.g. as stored), checking the drawing rules."""
     player = [card(c) for c in player_cards]
     banker = [card(c) for c in banker_cards]

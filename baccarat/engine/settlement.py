@@ -128,4 +128,6 @@ def settle(
     ``rules.tie_pays``:1; pairs pay 11:1.
     """
     checked = validate_bets(rules, stakes)
-    return Settlement(tuple([settle_line(rules, coup, kind, stake) for kind, stake in checked.items()]))
+    return Settlement(
+        tuple([settle_line(rules, coup, kind, stake) for kind, stake in checked.items()])
+    )

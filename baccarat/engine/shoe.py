@@ -240,9 +240,7 @@ class Shoe:
             if state["version"] != STATE_VERSION:
                 raise InvalidShoeState(f"version {state['version']!r}")
             ints = {k: state[k] for k in ("decks", "position", "cut_card_index", "burned")}
-            if any(type(v) is not int for v in ints.values()) or not isinstance(
-                state["salt"], str
-            ):
+            if any(type(v) is not int for v in ints.values()) or not isinstance(state["salt"], str):
                 raise InvalidShoeState("field types")
             order = cards_from_codes(state["order"])
             burn = BurnMode(state["burn"])

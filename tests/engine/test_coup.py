@@ -41,7 +41,7 @@ def test_banker_natural_eight_stops_a_drawing_player() -> None:
 
 
 def test_natural_tie() -> None:
-    coup = deal_cards(["4S", "5H", "4D", "4C"])
+    coup = deal_cards(["4S", "5H", "4D", "3C"])
     assert coup.natural
     assert coup.outcome is Outcome.TIE
 
@@ -96,7 +96,7 @@ def test_banker_stands_on_six_when_player_stood() -> None:
 
 
 def test_pairs_need_equal_rank_not_equal_point() -> None:
-    coup = deal_cards(["KS", "KH", "KD", "QC"])
+    coup = deal_cards(["KS", "KH", "KD", "QC", "9S", "9H"])
     assert coup.player_pair
     assert not coup.banker_pair
 

@@ -63,8 +63,11 @@ class Command(BaseCommand):
             for outcome in (Outcome.BANKER, Outcome.PLAYER, Outcome.TIE)
         ]
         rows += [
-            ("banker_three_card_seven", tally.banker_three_card_sevens,
-             Fraction(odds.banker_three_card_seven, odds.total)),
+            (
+                "banker_three_card_seven",
+                tally.banker_three_card_sevens,
+                Fraction(odds.banker_three_card_seven, odds.total),
+            ),
             ("player_pair", tally.player_pairs, odds.pair_probability),
             ("banker_pair", tally.banker_pairs, odds.pair_probability),
         ]

@@ -1,0 +1,167 @@
+"""Forms for the table, practice sessions and the protocol filters.
+
+Domain errors (engine codes, wallet errors, refused round actions) become translated
+form errors through :func:`add_domain_error`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from baccarat import engine
+from baccarat.models import Bet, Round, Table
+from baccarat.services import RoundError
+from wallet.errors import WalletError
+
+ENGINE_MESSAGES: dict[str, Any] = {
+    "no_bet": _("Place a bet first."),
+    "unknown_bet_kind": _("There is no such betting spot at this table."),
+    "invalid_stake": _("Stakes must be whole chips."),
+    "non_positive_stake": _("Stakes must be positive."),
+    "pairs_disabled": _("This table has no pair bets."),
+    "combination_not_allowed": _("You cannot bet on player and banker in the same round."),
+    "stake_not_commissionable": _("Banker stakes must be whole chips."),
+}
+
+
+def add_domain_error(form: forms.Form, error: Exception) -> None:
+    """Show a refused action as a translated, non-field form error."""
+    if isinstance(error, engine.EngineError):
+        message = ENGINE_MESSAGES.get(error.code, _("This bet is not possible."))
+    elif isinstance(error, RoundError | WalletError):
+        message = error.message
+    else:
+        raise error
+    form.add_error(None, message)
+
+
+class BetForm(forms.Form):
+    """Chips on a spot (``kind``) or back from one (``remove`` names the spot)."""
+
+    kind = forms.ChoiceField(
+        label=_("Spot"),
+        choices=Bet.Kind.choices,
+        required=False,
+        error_messages={"invalid_choice": _("There is no such betting spot.")},
+    )
+    remove = forms.ChoiceField(
+        label=_("Remove from"),
+        choices=Bet.Kind.choices,
+        required=False,
+        error_messages={"invalid_choice": _("There is no such betting spot.")},
+    )
+    amount = forms.IntegerField(
+        label=_("Chip"),
+        min_value=1,
+        error_messages={
+            "invalid": _("Choose one of the chips."),
+            "required": _("Choose one of the chips."),
+            "min_value": _("Choose one of the chips."),
+        },
+    )
+
+    def __init__(self, *args: Any, table: Table, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    def clean_amount(self) -> int:
+        amount = int(self.cleaned_data["amount"])
+        unit = min(self.table.chip_values)
+        # Any whole number of the smallest chip, up to ten of the largest (keyboard steps).
+        if amount % unit or amount > max(self.table.chip_values) * 10:
+            raise forms.ValidationError(_("Choose one of the chips."), code="not_a_chip")
+        return amount
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        add, remove = cleaned.get("kind"), cleaned.get("remove")
+        if not self.errors and bool(add) == bool(remove):
+            raise forms.ValidationError(_("Choose one betting spot."), code="no_spot")
+        cleaned["spot"] = add or remove
+        cleaned["take_back"] = bool(remove)
+        return cleaned
+
+
+class DealForm(forms.Form):
+    """DEAL names the round it deals, so a double submit deals one round only."""
+
+    round = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+
+class EmptyForm(forms.Form):
+    """CLEAR, REBET and EXIT carry nothing but the CSRF token."""
+
+
+class RebuyForm(forms.Form):
+    amount = forms.IntegerField(
+        label=_("Amount"),
+        min_value=1,
+        max_value=settings.CASINO_MAX_LIMIT // 100,
+        help_text=_("Whole units, moved from your wallet to your stack at this table."),
+    )
+    # Issued with the form: a double submit of the same form rebuys once.
+    token = forms.SlugField(max_length=40, widget=forms.HiddenInput)
+
+    def clean_amount(self) -> int:
+        return int(self.cleaned_data["amount"]) * 100
+
+
+class PracticeForm(forms.Form):
+    decks = forms.TypedChoiceField(
+        label=_("Decks"), choices=[(6, "6"), (8, "8")], coerce=int, initial=8
+    )
+    starting_chips = forms.TypedChoiceField(
+        label=_("Starting chips"),
+        choices=[(1000, "1,000"), (2000, "2,000"), (5000, "5,000")],
+        coerce=int,
+        initial=1000,
+    )
+    hands = forms.TypedChoiceField(
+        label=_("Hands"), choices=[(10, "10"), (20, "20"), (50, "50")], coerce=int, initial=20
+    )
+    tie_pays = forms.TypedChoiceField(
+        label=_("Tie pays"), choices=[(8, "8:1"), (9, "9:1")], coerce=int, initial=8
+    )
+    pairs_enabled = forms.BooleanField(label=_("Pair bets"), required=False)
+    commission = forms.ChoiceField(
+        label=_("Banker payout"),
+        choices=Table.Commission.choices,
+        initial=Table.Commission.FIVE_PERCENT,
+    )
+
+    def clean_starting_chips(self) -> int:
+        return int(self.cleaned_data["starting_chips"]) * 100
+
+
+class ProtocolFilterForm(forms.Form):
+    table = forms.ModelChoiceField(
+        label=_("Table"), queryset=Table.objects.none(), required=False
+    )
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    outcome = forms.ChoiceField(
+        label=_("Outcome"),
+        required=False,
+        choices=[("", _("Any")), *Round.Outcome.choices, (Round.State.VOID, _("Void"))],
+    )
+
+    def __init__(self, *args: Any, player: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = Table.objects.filter(  # type: ignore[attr-defined]
+            rounds__plays__player=player
+        ).distinct()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError(_("The start date is after the end date."))
+        return cleaned

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from baccarat import views
+
+app_name = "baccarat"
+
+urlpatterns = [
+    path("tables/<slug:slug>/", views.table_view, name="table"),
+    path("tables/<slug:slug>/bet/", views.table_bet, name="table_bet"),
+    path("tables/<slug:slug>/clear/", views.table_clear, name="table_clear"),
+    path("tables/<slug:slug>/rebet/", views.table_rebet, name="table_rebet"),
+    path("tables/<slug:slug>/deal/", views.table_deal, name="table_deal"),
+    path("tables/<slug:slug>/rebuy/", views.table_rebuy, name="table_rebuy"),
+    path("tables/<slug:slug>/exit/", views.table_exit, name="table_exit"),
+    path("practice/", views.practice_new, name="practice_new"),
+    path("practice/<int:pk>/", views.practice_summary, name="practice_summary"),
+    path("protocol/", views.protocol_list, name="protocol_list"),
+    path("protocol/export.csv", views.protocol_export, name="protocol_export"),
+    path("protocol/<int:round_id>/", views.protocol_detail, name="protocol_detail"),
+]

@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from casino.support import views
+
+app_name = "support"
+
+urlpatterns = [
+    path("", views.search, name="search"),
+    path("rounds/<int:round_id>/", views.round_detail, name="round"),
+    path("rounds/<int:round_id>/void/", views.round_void, name="void"),
+    path("players/<int:player_id>/", views.player_detail, name="player"),
+]

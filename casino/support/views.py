@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from baccarat.models import Round
+from casino.accounts.models import User
+from casino.support import selectors
+from casino.support.access import support_required
+from casino.support.forms import RoundSearchForm, VoidForm
+
+PAGE_SIZE = 50
+
+
+@support_required
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    form = RoundSearchForm(request.GET or None)
+    plays = None
+    if form.is_valid():
+        filters = {key: value for key, value in form.cleaned_data.items() if value not in (None, "")}
+        plays = selectors.round_search(**filters)
+        if request.GET.get("export") == "csv":
+            return _csv(plays)
+    page = Paginator(plays, PAGE_SIZE).get_page(request.GET.get("page")) if plays is not None else None
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"form": form, "page": page, "query": query.urlencode()}
+    template = "support/search.html#results" if request.htmx else "support/search.html"
+    return render(request, template, context)
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def _csv(plays: Any) -> StreamingHttpResponse:
+    writer = csv.writer(_Echo())
+    header = [
+        _("Round"),
+        _("Date"),
+        _("Table"),
+        _("Player"),
+        _("Shoe"),
+        _("Hand"),
+        _("Player cards"),
+        _("Banker cards"),
+        _("Outcome"),
+        _("Stake"),
+        _("Paid"),
+        _("Net"),
+        _("Status"),
+    ]
+
+    def rows() -> Any:
+        yield writer.writerow(header)
+        for play in plays.iterator(chunk_size=2000):
+            round = play.round
+            yield writer.writerow(
+                [
+                    round.pk,
+                    timezone.localtime(play.created_at).isoformat(timespec="seconds"),
+                    round.table.name,
+                    play.player.username,
+                    round.shoe_id or "",
+                    round.hand_number,
+                    round.player_cards,
+                    round.banker_cards,
+                    round.get_outcome_display(),
+                    _cents(play.stake_total),
+                    _cents(play.payout_total),
+                    _cents(play.payout_total - play.stake_total),
+                    round.get_completion_display() or round.get_state_display(),
+                ]
+            )
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="rounds.csv"'
+    return response
+
+
+def _cents(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+@support_required
+@require_GET
+def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+    try:
+        story = selectors.round_story(round_id=round_id)
+    except Round.DoesNotExist:
+        raise Http404 from None
+    story["void_form"] = VoidForm()
+    return render(request, "support/round.html", story)
+
+
+@support_required
+@require_http_methods(["POST"])
+def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
+    from baccarat.services import RoundError
+    from baccarat.services import round_void as void_service
+
+    round = get_object_or_404(Round, pk=round_id)
+    form = VoidForm(request.POST)
+    if form.is_valid():
+        try:
+            void_service(round_id=round.pk, reason=form.cleaned_data["reason"], by=request.user)
+        except RoundError:
+            form.add_error(None, _("A settled round cannot be voided."))
+        else:
+            messages.success(request, _("The round is void and every stake was returned."))
+            return redirect("support:round", round_id=round.pk)
+    story = selectors.round_story(round_id=round.pk)
+    story["void_form"] = form
+    return render(request, "support/round.html", story, status=400)
+
+
+@support_required
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(User, pk=player_id)
+    context = {"player": player, **selectors.player_story(player=player)}
+    return render(request, "support/player.html", context)

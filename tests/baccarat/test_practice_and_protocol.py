@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.urls import reverse
+
+from baccarat import services
+from baccarat.models import PracticeSession, Round, Table
+from wallet.models import Account, Transaction
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _wallet(player: Any) -> int:
+    return Account.objects.get(kind="wallet", owner=player).balance
+
+
+def test_practice_session_end_to_end(client: Any, alice: Any) -> None:
+    wallet_before = _wallet(alice)
+    client.force_login(alice)
+    assert client.get(reverse("baccarat:practice_new")).status_code == 200
+    response = client.post(
+        reverse("baccarat:practice_new"),
+        {
+            "decks": 8,
+            "starting_chips": 1000,
+            "hands": 10,
+            "tie_pays": 9,
+            "pairs_enabled": "on",
+            "commission": "banker_seven",
+        },
+    )
+    session = PracticeSession.objects.get(player=alice)
+    table = session.table
+    assert response.status_code == 302
+    assert table.kind == Table.Kind.PRACTICE and table.owner == alice
+    assert table.burn == Table.Burn.FIRST_CARD and table.penetration_percent == 89
+    page = client.get(reverse("baccarat:table", args=[table.slug]))
+    assert page.status_code == 200
+    for _ in range(10):
+        client.post(
+            reverse("baccarat:table_bet", args=[table.slug]),
+            {"kind": "banker", "amount": 500},
+            **HTMX,
+        )
+        client.post(reverse("baccarat:table_deal", args=[table.slug]), {}, **HTMX)
+    session.refresh_from_db()
+    assert session.state == PracticeSession.State.FINISHED
+    assert session.hands_played == 10
+    assert session.hands_won + session.hands_lost + session.hands_pushed == 10
+    assert session.final_chips == 1000_00 + session.net
+    assert Account.objects.get(kind="stack", owner=alice, table=table).balance == 0
+    assert Transaction.objects.filter(kind="practice_return").count() == 1
+    assert _wallet(alice) == wallet_before
+    # No eleventh hand.
+    response = client.post(
+        reverse("baccarat:table_bet", args=[table.slug]), {"kind": "banker", "amount": 500}, **HTMX
+    )
+    assert Round.objects.filter(table=table).count() == 10
+    summary = client.get(reverse("baccarat:practice_summary", args=[session.pk]))
+    assert summary.status_code == 200
+    assert b"Biggest win" in summary.content
+
+
+def _played_round(player: Any, table: Table, kind: str = "player") -> Round:
+    round = services.round_open(table=table, player=player)
+    services.bet_place(round=round, player=player, kind=kind, amount=100)
+    return services.round_play(round_id=round.pk).round
+
+
+def test_protocol_list_detail_and_export(client: Any, seated: Any, table: Table) -> None:
+    rounds = [_played_round(seated, table) for _ in range(3)]
+    client.force_login(seated)
+    listing = client.get(reverse("baccarat:protocol_list"))
+    assert listing.status_code == 200
+    for round in rounds:
+        assert f"#{round.pk}".encode() in listing.content
+    partial = client.get(reverse("baccarat:protocol_list"), {"outcome": "tie"}, **HTMX)
+    assert b"<html" not in partial.content
+    detail = client.get(reverse("baccarat:protocol_detail", args=[rounds[0].pk]))
+    assert detail.status_code == 200
+    assert rounds[0].player_cards.encode() in detail.content
+    export = client.get(reverse("baccarat:protocol_export"))
+    rows = list(csv.reader(io.StringIO(export.content.decode())))
+    assert len(rows) == 4
+    assert {int(row[0]) for row in rows[1:]} == {r.pk for r in rounds}
+
+
+def test_protocol_of_another_player_is_404(client: Any, seated: Any, bob: Any, table: Table) -> None:
+    round = _played_round(seated, table)
+    client.force_login(bob)
+    assert client.get(reverse("baccarat:protocol_detail", args=[round.pk])).status_code == 404
+    export = client.get(reverse("baccarat:protocol_export"))
+    assert len(export.content.decode().strip().splitlines()) == 1
+
+
+def test_protocol_shows_void_reason(client: Any, seated: Any, support: Any, table: Table) -> None:
+    round = services.round_open(table=table, player=seated)
+    services.bet_place(round=round, player=seated, kind="tie", amount=100)
+    services.round_lock(round_id=round.pk)
+    services.round_void(round_id=round.pk, reason="Shuffler jam", by=support)
+    client.force_login(seated)
+    detail = client.get(reverse("baccarat:protocol_detail", args=[round.pk]))
+    assert b"Shuffler jam" in detail.content
+
+
+def test_protocol_list_query_count_is_constant(
+    client: Any, seated: Any, table: Table, django_assert_max_num_queries: Any
+) -> None:
+    client.force_login(seated)
+    _played_round(seated, table)
+    with django_assert_max_num_queries(8):
+        client.get(reverse("baccarat:protocol_list"))
+    for _ in range(12):
+        _played_round(seated, table)
+    with django_assert_max_num_queries(8):
+        response = client.get(reverse("baccarat:protocol_list"))
+    assert response.content.count(b"/protocol/") >= 13
+
+
+def test_protocol_filter_bad_dates_shows_error(client: Any, seated: Any) -> None:
+    client.force_login(seated)
+    response = client.get(
+        reverse("baccarat:protocol_list"), {"date_from": "2026-02-01", "date_to": "2026-01-01"}
+    )
+    assert b"The start date is after the end date." in response.content

@@ -1,0 +1,195 @@
+"""Real row locks under real threads: PostgreSQL only (SQLite serialises writers)."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection, connections
+from django.db.models import Sum
+
+from baccarat.models import Round, Table
+from wallet.audit import audit_ledger
+from wallet.cashier import cashier_deposit
+from wallet.errors import InsufficientFunds
+from wallet.models import Account, Transaction
+from wallet.services import (
+    stack_account,
+    wallet_account,
+    wallet_cash_out,
+    wallet_rebuy,
+    wallet_refund,
+    wallet_settle,
+    wallet_stake,
+)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks")
+
+
+def run_together(calls: list[Callable[[], object]]) -> list[object]:
+    """Start every call at the same moment, each in its own thread and connection;
+    return each result or the exception it raised."""
+    barrier = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], object]) -> object:
+        try:
+            barrier.wait()
+            return call()
+        except Exception as error:  # collected and asserted on by the test
+            return error
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def outcomes(results: list[object]) -> Counter[str]:
+    return Counter(type(result).__name__ for result in results)
+
+
+def new_table() -> Table:
+    tag = uuid.uuid4().hex[:8]
+    return Table.objects.create(name=f"Race {tag}", slug=f"race-{tag}")
+
+
+def balance_of(account: Account) -> int:
+    account.refresh_from_db()
+    return account.balance
+
+
+def assert_whole() -> None:
+    assert audit_ledger() == []
+    assert not Account.objects.filter(kind__in=Account.NON_NEGATIVE_KINDS, balance__lt=0).exists()
+    assert Account.objects.aggregate(total=Sum("balance"))["total"] == 0
+
+
+def test_concurrent_rebuys_take_exactly_what_the_wallet_holds(alice):
+    wallet = wallet_account(player=alice)
+    for _ in range(20):
+        table = new_table()
+        affordable = balance_of(wallet) // 30_00
+        results = run_together(
+            [
+                lambda: wallet_rebuy(
+                    player=alice, table=table, amount=30_00, reference=f"r:{uuid.uuid4()}"
+                )
+            ]
+            * 50
+        )
+        assert outcomes(results) == {"Transaction": affordable, "InsufficientFunds": 50 - affordable}
+        assert balance_of(stack_account(player=alice, table=table)) == affordable * 30_00
+        assert_whole()
+        wallet_cash_out(player=alice, table=table, reference=f"back:{uuid.uuid4()}")
+
+
+def test_concurrent_rebuys_and_cash_outs_against_one_wallet(alice):
+    wallet = wallet_account(player=alice)
+    for _ in range(20):
+        table_in, table_out = new_table(), new_table()
+        wallet_rebuy(player=alice, table=table_out, amount=400_00, reference=f"f:{uuid.uuid4()}")
+        start = balance_of(wallet)
+
+        def rebuy() -> object:
+            return wallet_rebuy(
+                player=alice, table=table_in, amount=30_00, reference=f"r:{uuid.uuid4()}"
+            )
+
+        def cash_out() -> object:
+            return wallet_cash_out(
+                player=alice, table=table_out, amount=30_00, reference=f"c:{uuid.uuid4()}"
+            )
+
+        results = run_together([rebuy, cash_out] * 25)
+        rebuys = sum(isinstance(r, Transaction) for r in results[0::2])
+        cash_outs = sum(isinstance(r, Transaction) for r in results[1::2])
+        assert all(isinstance(r, Transaction | InsufficientFunds) for r in results)
+        assert cash_outs == 13  # 400 // 30: only cash-outs drain that stack
+        assert min(25, start // 30_00) <= rebuys <= 25
+        assert balance_of(wallet) == start - rebuys * 30_00 + cash_outs * 30_00
+        assert balance_of(stack_account(player=alice, table=table_out)) == 400_00 - 13 * 30_00
+        assert_whole()
+
+
+def test_twenty_identical_deposits_make_one_transaction(alice):
+    reference = f"d:{uuid.uuid4()}"
+    results = run_together(
+        [lambda: cashier_deposit(player=alice, amount=100_00, reference=reference)] * 20
+    )
+    assert {getattr(r, "pk", r) for r in results} == {Transaction.objects.get(reference=reference).pk}
+    assert balance_of(wallet_account(player=alice)) == 1_100_00
+    assert_whole()
+
+
+def test_opposite_transfers_never_deadlock(alice, bob, table):
+    wallet_rebuy(player=alice, table=table, amount=500_00, reference="a")
+    wallet_rebuy(player=bob, table=table, amount=500_00, reference="b")
+    round = Round.objects.create(table=table, rules={})
+    loops = 200
+
+    def repeat(make: Callable[[int], object]) -> Callable[[], object]:
+        def run() -> object:
+            done = 0
+            for n in range(loops):
+                try:
+                    make(n)
+                    done += 1
+                except InsufficientFunds:
+                    pass
+            return done
+
+        return run
+
+    def ref(prefix: str, n: int) -> str:
+        return f"{prefix}:{n}:{uuid.uuid4()}"
+
+    results = run_together(
+        [
+            # Same two rows, opposite directions: wallet -> stack and stack -> wallet.
+            repeat(lambda n: wallet_rebuy(player=alice, table=table, amount=1_00, reference=ref("ar", n))),
+            repeat(
+                lambda n: wallet_cash_out(
+                    player=alice, table=table, amount=1_00, reference=ref("ac", n)
+                )
+            ),
+            # Two players through the shared escrow, and the house on settlement.
+            repeat(
+                lambda n: wallet_stake(
+                    player=alice, table=table, round=round, amount=1_00, reference=ref("as", n)
+                )
+            ),
+            repeat(
+                lambda n: wallet_stake(
+                    player=bob, table=table, round=round, amount=1_00, reference=ref("bs", n)
+                )
+            ),
+            repeat(
+                lambda n: wallet_refund(
+                    player=bob, table=table, round=round, stake=1_00, reference=ref("bf", n)
+                )
+            ),
+            repeat(
+                lambda n: wallet_settle(
+                    player=alice,
+                    table=table,
+                    round=round,
+                    stake=1_00,
+                    payout=2_00,
+                    reference=ref("ae", n),
+                )
+            ),
+        ]
+    )
+    assert all(isinstance(done, int) for done in results), results
+    assert sum(results) >= loops * 3  # rebuys and stakes from full stacks always go through
+    assert_whole()

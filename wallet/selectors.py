@@ -1,0 +1,44 @@
+"""Reads for the cashier pages, always scoped to one player."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import QuerySet
+from django.urls import NoReverseMatch, reverse
+
+from wallet.models import Account, Entry
+
+if TYPE_CHECKING:
+    from casino.accounts.models import User
+
+
+def wallet_balance(*, player: User) -> int:
+    account = Account.objects.filter(kind=Account.Kind.WALLET, owner=player).first()
+    return account.balance if account else 0
+
+
+def player_stacks(*, player: User) -> QuerySet[Account]:
+    """The player's stack at every table, with the table's name."""
+    return (
+        Account.objects.filter(kind=Account.Kind.STACK, owner=player)
+        .select_related("table")
+        .order_by("table__sort_order", "table__name")
+    )
+
+
+def player_entries(*, player: User) -> QuerySet[Entry]:
+    """Every movement on the player's own accounts, newest first."""
+    return (
+        Entry.objects.filter(account__owner=player)
+        .select_related("transaction", "account", "account__table")
+        .order_by("-id")
+    )
+
+
+def round_url(round_id: int) -> str:
+    """The protocol page of a round (a plain path until the protocol view exists)."""
+    try:
+        return reverse("baccarat:protocol_detail", args=[round_id])
+    except NoReverseMatch:
+        return f"/protocol/{round_id}/"
