@@ -138,9 +138,7 @@ class PracticeForm(forms.Form):
 
 
 class ProtocolFilterForm(forms.Form):
-    table = forms.ModelChoiceField(
-        label=_("Table"), queryset=Table.objects.none(), required=False
-    )
+    table = forms.ModelChoiceField(label=_("Table"), queryset=Table.objects.none(), required=False)
     date_from = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )

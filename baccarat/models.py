@@ -54,9 +54,7 @@ class Table(models.Model):
     )
     tie_pays = models.PositiveSmallIntegerField(_("tie pays (to 1)"), default=8)
     pairs_enabled = models.BooleanField(_("pair bets"), default=False)
-    allow_player_and_banker = models.BooleanField(
-        _("player and banker together"), default=False
-    )
+    allow_player_and_banker = models.BooleanField(_("player and banker together"), default=False)
     # Limits per bet kind, integer cents.
     min_player = models.BigIntegerField(_("player minimum"), default=100)
     max_player = models.BigIntegerField(_("player maximum"), default=50000)
@@ -87,15 +85,9 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         ordering = ["sort_order", "name"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(seats__in=[1, 8]), name="table_seats_1_or_8"
-            ),
-            models.CheckConstraint(
-                condition=Q(decks__in=[1, 6, 8]), name="table_decks_1_6_8"
-            ),
-            models.CheckConstraint(
-                condition=Q(tie_pays__in=[8, 9]), name="table_tie_pays_8_or_9"
-            ),
+            models.CheckConstraint(condition=Q(seats__in=[1, 8]), name="table_seats_1_or_8"),
+            models.CheckConstraint(condition=Q(decks__in=[1, 6, 8]), name="table_decks_1_6_8"),
+            models.CheckConstraint(condition=Q(tie_pays__in=[8, 9]), name="table_tie_pays_8_or_9"),
             models.CheckConstraint(
                 condition=Q(min_player__gt=0, min_banker__gt=0, min_tie__gt=0, min_pair__gt=0),
                 name="table_minimums_positive",
@@ -318,9 +310,7 @@ class PracticeSession(models.Model):
     table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="practice")
     starting_chips = models.BigIntegerField(_("starting chips"))
     hands = models.PositiveSmallIntegerField(_("hands"))
-    state = models.CharField(
-        _("state"), max_length=16, choices=State.choices, default=State.ACTIVE
-    )
+    state = models.CharField(_("state"), max_length=16, choices=State.choices, default=State.ACTIVE)
     hands_played = models.PositiveSmallIntegerField(_("hands played"), default=0)
     hands_won = models.PositiveSmallIntegerField(_("hands won"), default=0)
     hands_lost = models.PositiveSmallIntegerField(_("hands lost"), default=0)

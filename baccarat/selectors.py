@@ -85,8 +85,9 @@ def table_state(*, table: Table, player: User) -> TableState:
     else:
         stats_rounds = stats_rounds.filter(plays__player=player)
     stats = list(
-        stats_rounds.only("pk", "outcome", "player_total", "banker_total", "hand_number")
-        .order_by("-pk")[:STATS_LENGTH]
+        stats_rounds.only("pk", "outcome", "player_total", "banker_total", "hand_number").order_by(
+            "-pk"
+        )[:STATS_LENGTH]
     )
     stats.reverse()
     return TableState(

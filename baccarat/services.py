@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -43,7 +44,9 @@ class RoundError(Exception):
         "round_void": _("This round was voided."),
         "round_final": _("This round is already finished."),
         "above_max": _("This bet is above the table maximum."),
-        "stack_short": _("Your stack at the table is too small for this bet. Rebuy or lower the bet."),
+        "stack_short": _(
+            "Your stack at the table is too small for this bet. Rebuy or lower the bet."
+        ),
         "not_a_chip": _("Stakes must be whole chips."),
         "no_previous_bets": _("There is no previous round to repeat."),
         "table_closed": _("This table is closed."),
@@ -87,13 +90,13 @@ def chip_unit(table: Table) -> int:
 
 
 def _locked_round(round_id: int) -> Round:
-    return Round.objects.select_for_update().select_related("table", "shoe").get(pk=round_id)
+    # ``of=self``: PostgreSQL cannot lock the nullable side of the shoe join.
+    rounds = Round.objects.select_for_update(of=("self",)).select_related("table", "shoe")
+    return rounds.get(pk=round_id)
 
 
 def _plays_with_bets(round: Round) -> list[Play]:
-    return list(
-        Play.objects.filter(round=round).select_related("player").prefetch_related("bets")
-    )
+    return list(Play.objects.filter(round=round).select_related("player").prefetch_related("bets"))
 
 
 def _stack_balance(*, player: User, table: Table) -> int:
@@ -322,9 +325,7 @@ def round_lock(*, round_id: int) -> LockResult:
         round.hand_number = shoe.hands_dealt + 1
         round.state = Round.State.LOCKED
         round.locked_at = timezone.now()
-        round.save(
-            update_fields=["shoe", "start_position", "hand_number", "state", "locked_at"]
-        )
+        round.save(update_fields=["shoe", "start_position", "hand_number", "state", "locked_at"])
     fault_point("after_stake")
     return LockResult(round, raised)
 
@@ -478,12 +479,15 @@ def round_void(*, round_id: int, reason: str, by: object) -> Round:
     return round
 
 
-def recover_rounds(*, grace_seconds: int = RECOVERY_GRACE_SECONDS) -> list[int]:
+def recover_rounds(*, grace_seconds: int | None = None) -> list[int]:
     """Finish rounds a crash or disconnect left behind, with completion "server".
 
-    LOCKED rounds older than ``grace_seconds`` and BETTING rounds past their deadline with
-    escrowed stakes are settled with the cards their shoe position fixed.
+    LOCKED rounds older than ``grace_seconds`` (default: ``CASINO_RECOVERY_GRACE_SECONDS``)
+    and BETTING rounds past their deadline with escrowed stakes are settled with the cards
+    their shoe position fixed.
     """
+    if grace_seconds is None:
+        grace_seconds = getattr(settings, "CASINO_RECOVERY_GRACE_SECONDS", RECOVERY_GRACE_SECONDS)
     now = timezone.now()
     cutoff = now - timedelta(seconds=grace_seconds)
     stuck = Round.objects.filter(

@@ -164,9 +164,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
             add_domain_error(form, error)
     if not form.errors and not request.htmx:  # type: ignore[attr-defined]
         return redirect("baccarat:table", slug=table.slug)
-    return _render_table(
-        request, table, form=form, just_dealt=not form.errors, notices=notices
-    )
+    return _render_table(request, table, form=form, just_dealt=not form.errors, notices=notices)
 
 
 @login_required
@@ -253,10 +251,10 @@ def protocol_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(plays, PROTOCOL_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    template = "baccarat/protocol_list.html#results" if request.htmx else "baccarat/protocol_list.html"  # type: ignore[attr-defined]
-    return render(
-        request, template, {"form": form, "page": page, "query": query.urlencode()}
-    )
+    template = (
+        "baccarat/protocol_list.html#results" if request.htmx else "baccarat/protocol_list.html"
+    )  # type: ignore[attr-defined]
+    return render(request, template, {"form": form, "page": page, "query": query.urlencode()})
 
 
 @login_required

@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino.security.DenialLogMiddleware",
     "casino.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -107,6 +108,16 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        # A SQLite file given by URL (crash tests share the test database) keeps WAL
+        # mode and immediate transactions.
+        DATABASES["default"]["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": (
+                "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
+            ),
+        }
 else:
     DATABASES = {
         "default": {
@@ -228,6 +239,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CASINO_RECOVERY_INTERVAL_SECONDS = env_int("CASINO_RECOVERY_INTERVAL_SECONDS", 5)
+# A LOCKED round untouched this long is finished by the recovery task.
+CASINO_RECOVERY_GRACE_SECONDS = env_int("CASINO_RECOVERY_GRACE_SECONDS", 5)
 CELERY_BEAT_SCHEDULE = {
     "recover-rounds": {
         "task": "baccarat.tasks.recover_rounds",

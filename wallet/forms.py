@@ -107,5 +107,6 @@ class DepositLimitForm(forms.Form):
     amount = UnitsField(label=_("Deposit limit per 24 hours (units)"), max_units=0)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_limit_%s")  # both cashier forms have an "amount"
         super().__init__(*args, **kwargs)
         self.fields["amount"].max_units = global_cap() // CENTS_PER_UNIT  # type: ignore[attr-defined]

@@ -66,9 +66,7 @@ class Account(models.Model):
                 condition=Q(kind__in=["escrow", "house"]),
                 name="one_escrow_and_house_per_table",
             ),
-            models.UniqueConstraint(
-                fields=["kind"], condition=Q(kind="issuer"), name="one_issuer"
-            ),
+            models.UniqueConstraint(fields=["kind"], condition=Q(kind="issuer"), name="one_issuer"),
         ]
 
     def __str__(self) -> str:

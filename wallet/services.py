@@ -107,7 +107,9 @@ def post(
         # reference waits here and then sees the committed original below.
         locked = {
             account.pk: account
-            for account in Account.objects.select_for_update().filter(pk__in=account_ids).order_by("pk")
+            for account in Account.objects.select_for_update()
+            .filter(pk__in=account_ids)
+            .order_by("pk")
         }
         existing = Transaction.objects.filter(reference=reference).first()
         if existing is not None:
@@ -125,7 +127,9 @@ def post(
             account = locked[account_id]
             account.balance += amount
             entries.append(
-                Entry(transaction=txn, account=account, amount=amount, balance_after=account.balance)
+                Entry(
+                    transaction=txn, account=account, amount=amount, balance_after=account.balance
+                )
             )
         Entry.objects.bulk_create(entries)
         Account.objects.bulk_update(list(locked.values()), ["balance"])
@@ -262,15 +266,16 @@ def wallet_refund(
     )
 
 
-def wallet_practice_fund(
-    *, player: User, table: Table, amount: int, reference: str
-) -> Transaction:
+def wallet_practice_fund(*, player: User, table: Table, amount: int, reference: str) -> Transaction:
     """Issue practice chips straight to a practice table's stack; the wallet is untouched."""
     amount = check_amount(amount)
     return post(
         kind=Transaction.Kind.PRACTICE_FUND,
         reference=reference,
-        legs=[Leg(issuer_account(), -amount), Leg(stack_account(player=player, table=table), amount)],
+        legs=[
+            Leg(issuer_account(), -amount),
+            Leg(stack_account(player=player, table=table), amount),
+        ],
         player=player,
     )
 

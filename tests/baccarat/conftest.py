@@ -42,7 +42,10 @@ def table(db: None) -> Table:
 @pytest.fixture
 def cut_table(db: None) -> Table:
     return Table.objects.create(
-        name="Shoe", slug="shoe", decks=8, reshuffle=Table.Reshuffle.CUT_CARD,
+        name="Shoe",
+        slug="shoe",
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
         burn=Table.Burn.FIRST_CARD,
     )
 

@@ -88,7 +88,9 @@ def test_protocol_list_detail_and_export(client: Any, seated: Any, table: Table)
     assert {int(row[0]) for row in rows[1:]} == {r.pk for r in rounds}
 
 
-def test_protocol_of_another_player_is_404(client: Any, seated: Any, bob: Any, table: Table) -> None:
+def test_protocol_of_another_player_is_404(
+    client: Any, seated: Any, bob: Any, table: Table
+) -> None:
     round = _played_round(seated, table)
     client.force_login(bob)
     assert client.get(reverse("baccarat:protocol_detail", args=[round.pk])).status_code == 404

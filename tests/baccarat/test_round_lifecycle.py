@@ -122,9 +122,7 @@ def test_recover_completes_with_the_undisturbed_cards(
     crashed = services.round_open(table=cut_table, player=bob)
     _bet(crashed, bob)
     services.round_lock(round_id=crashed.pk)
-    Round.objects.filter(pk=crashed.pk).update(
-        locked_at=timezone.now() - timedelta(seconds=60)
-    )
+    Round.objects.filter(pk=crashed.pk).update(locked_at=timezone.now() - timedelta(seconds=60))
     assert services.recover_rounds() == [crashed.pk]
     crashed.refresh_from_db()
     assert crashed.state == Round.State.SETTLED

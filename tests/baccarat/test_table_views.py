@@ -131,8 +131,13 @@ def test_unknown_or_foreign_table_is_404(client_alice: Any, bob: Any) -> None:
     from baccarat import services
 
     session = services.practice_start(
-        player=bob, decks=8, starting_chips=1000_00, hands=10, tie_pays=8,
-        pairs_enabled=False, commission="five_percent",
+        player=bob,
+        decks=8,
+        starting_chips=1000_00,
+        hands=10,
+        tie_pays=8,
+        pairs_enabled=False,
+        commission="five_percent",
     )
     assert client_alice.get(reverse("baccarat:table", args=["nope"])).status_code == 404
     foreign = reverse("baccarat:table_bet", args=[session.table.slug])

@@ -29,7 +29,9 @@ def played(alice, bob, table) -> Round:
     add_play(round, bob, stake=5_00, payout=0)
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference="a-stake")
     wallet_stake(player=bob, table=table, round=round, amount=5_00, reference="b-stake")
-    wallet_settle(player=alice, table=table, round=round, stake=10_00, payout=20_00, reference="a-s")
+    wallet_settle(
+        player=alice, table=table, round=round, stake=10_00, payout=20_00, reference="a-s"
+    )
     wallet_settle(player=bob, table=table, round=round, stake=5_00, payout=0, reference="b-s")
     Round.objects.filter(pk=round.pk).update(state=Round.State.SETTLED)
 

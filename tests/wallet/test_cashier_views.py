@@ -125,7 +125,7 @@ def test_same_reference_other_amount_shows_conflict(client_alice, alice):
         ("", "Choose an amount"),
         ("99999999999", "at most"),
         ("9" * 40, "at most"),
-        ("١٠", "whole number"),
+        ("\u0661\u0660", "whole number"),  # Arabic-Indic digits,
     ],
 )
 def test_bad_amount_is_a_form_error_and_moves_nothing(client_alice, alice, amount, message):
@@ -205,7 +205,7 @@ def test_history_shows_own_entries_with_round_link(client_alice, alice, bob, tab
     round = new_round(table)
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference="a2")
     html = client_alice.get(reverse("wallet:history")).content.decode()
-    assert "−€200.00" in html and "+€200.00" in html
+    assert "\u2212€200.00" in html and "+€200.00" in html
     assert f'href="/protocol/{round.pk}/"' in html
     assert "333.00" not in html
 

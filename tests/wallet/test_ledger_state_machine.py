@@ -100,7 +100,11 @@ class LedgerMachine(RuleBasedStateMachine):
             self.round = Round.objects.create(table=self.table, rules={})
         try:
             wallet_stake(
-                player=player, table=self.table, round=self.round, amount=amount, reference=self.ref()
+                player=player,
+                table=self.table,
+                round=self.round,
+                amount=amount,
+                reference=self.ref(),
             )
         except InsufficientFunds:
             assert self.stack[player.pk] < amount
@@ -116,9 +120,12 @@ class LedgerMachine(RuleBasedStateMachine):
             stake = self.staked.get(player.pk)
             if stake is None:
                 continue
-            payout = {"lose": 0, "push": stake, "win": 2 * stake, "banker": stake + stake * 95 // 100}[
-                outcome
-            ]
+            payout = {
+                "lose": 0,
+                "push": stake,
+                "win": 2 * stake,
+                "banker": stake + stake * 95 // 100,
+            }[outcome]
             play = Play.objects.create(
                 round=self.round, player=player, stake_total=stake, payout_total=payout
             )
@@ -176,7 +183,7 @@ def test_ledger_state_machine() -> None:
     # Every example makes its own players and table; the ledger they share stays
     # whole, so the global invariants hold across examples too.
     LedgerMachine.TestCase.settings = settings(
-        max_examples=20,
+        max_examples=15,
         stateful_step_count=25,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],

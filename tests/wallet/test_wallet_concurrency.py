@@ -21,6 +21,7 @@ from wallet.services import (
     stack_account,
     wallet_account,
     wallet_cash_out,
+    wallet_practice_fund,
     wallet_rebuy,
     wallet_refund,
     wallet_settle,
@@ -36,22 +37,40 @@ def _postgres_only():
         pytest.skip("needs PostgreSQL row locks")
 
 
-def run_together(calls: list[Callable[[], object]]) -> list[object]:
-    """Start every call at the same moment, each in its own thread and connection;
-    return each result or the exception it raised."""
-    barrier = threading.Barrier(len(calls))
+class Racers:
+    """Fifty threads kept for a whole test, so each keeps its own open connection.
 
-    def run(call: Callable[[], object]) -> object:
-        try:
+    ``run`` starts every call at the same moment (a barrier as wide as the pool puts
+    each call on its own thread) and returns each result or the exception raised.
+    """
+
+    def __init__(self, width: int = 50) -> None:
+        self.width = width
+        self.pool = ThreadPoolExecutor(max_workers=width)
+
+    def run(self, calls: list[Callable[[], object]]) -> list[object]:
+        assert len(calls) <= self.width
+        barrier = threading.Barrier(len(calls))
+
+        def race(call: Callable[[], object]) -> object:
             barrier.wait()
-            return call()
-        except Exception as error:  # collected and asserted on by the test
-            return error
-        finally:
-            connections.close_all()
+            try:
+                return call()
+            except Exception as error:  # collected and asserted on by the test
+                return error
 
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        return list(pool.map(run, calls))
+        return list(self.pool.map(race, calls))
+
+    def close(self) -> None:
+        self.run([connections.close_all] * self.width)
+        self.pool.shutdown()
+
+
+@pytest.fixture
+def racers():
+    racers = Racers()
+    yield racers
+    racers.close()
 
 
 def outcomes(results: list[object]) -> Counter[str]:
@@ -74,43 +93,49 @@ def assert_whole() -> None:
     assert Account.objects.aggregate(total=Sum("balance"))["total"] == 0
 
 
-def test_concurrent_rebuys_take_exactly_what_the_wallet_holds(alice):
+def test_concurrent_rebuys_take_exactly_what_the_wallet_holds(alice, racers):
     wallet = wallet_account(player=alice)
     for _ in range(20):
         table = new_table()
         affordable = balance_of(wallet) // 30_00
-        results = run_together(
+        results = racers.run(
             [
-                lambda: wallet_rebuy(
+                lambda table=table: wallet_rebuy(
                     player=alice, table=table, amount=30_00, reference=f"r:{uuid.uuid4()}"
                 )
             ]
             * 50
         )
-        assert outcomes(results) == {"Transaction": affordable, "InsufficientFunds": 50 - affordable}
+        assert outcomes(results) == {
+            "Transaction": affordable,
+            "InsufficientFunds": 50 - affordable,
+        }
         assert balance_of(stack_account(player=alice, table=table)) == affordable * 30_00
         assert_whole()
         wallet_cash_out(player=alice, table=table, reference=f"back:{uuid.uuid4()}")
 
 
-def test_concurrent_rebuys_and_cash_outs_against_one_wallet(alice):
+def test_concurrent_rebuys_and_cash_outs_against_one_wallet(alice, racers):
     wallet = wallet_account(player=alice)
     for _ in range(20):
         table_in, table_out = new_table(), new_table()
-        wallet_rebuy(player=alice, table=table_out, amount=400_00, reference=f"f:{uuid.uuid4()}")
+        # Chips straight from the issuer, so the wallet does not run dry over the rounds.
+        wallet_practice_fund(
+            player=alice, table=table_out, amount=400_00, reference=f"f:{uuid.uuid4()}"
+        )
         start = balance_of(wallet)
 
-        def rebuy() -> object:
+        def rebuy(table_in: Table = table_in) -> object:
             return wallet_rebuy(
                 player=alice, table=table_in, amount=30_00, reference=f"r:{uuid.uuid4()}"
             )
 
-        def cash_out() -> object:
+        def cash_out(table_out: Table = table_out) -> object:
             return wallet_cash_out(
                 player=alice, table=table_out, amount=30_00, reference=f"c:{uuid.uuid4()}"
             )
 
-        results = run_together([rebuy, cash_out] * 25)
+        results = racers.run([rebuy, cash_out] * 25)
         rebuys = sum(isinstance(r, Transaction) for r in results[0::2])
         cash_outs = sum(isinstance(r, Transaction) for r in results[1::2])
         assert all(isinstance(r, Transaction | InsufficientFunds) for r in results)
@@ -121,21 +146,23 @@ def test_concurrent_rebuys_and_cash_outs_against_one_wallet(alice):
         assert_whole()
 
 
-def test_twenty_identical_deposits_make_one_transaction(alice):
+def test_twenty_identical_deposits_make_one_transaction(alice, racers):
     reference = f"d:{uuid.uuid4()}"
-    results = run_together(
+    results = racers.run(
         [lambda: cashier_deposit(player=alice, amount=100_00, reference=reference)] * 20
     )
-    assert {getattr(r, "pk", r) for r in results} == {Transaction.objects.get(reference=reference).pk}
+    assert {getattr(r, "pk", r) for r in results} == {
+        Transaction.objects.get(reference=reference).pk
+    }
     assert balance_of(wallet_account(player=alice)) == 1_100_00
     assert_whole()
 
 
-def test_opposite_transfers_never_deadlock(alice, bob, table):
+def test_opposite_transfers_never_deadlock(alice, bob, table, racers):
     wallet_rebuy(player=alice, table=table, amount=500_00, reference="a")
     wallet_rebuy(player=bob, table=table, amount=500_00, reference="b")
     round = Round.objects.create(table=table, rules={})
-    loops = 200
+    loops = 170  # six threads: about a thousand transfers
 
     def repeat(make: Callable[[int], object]) -> Callable[[], object]:
         def run() -> object:
@@ -153,10 +180,14 @@ def test_opposite_transfers_never_deadlock(alice, bob, table):
     def ref(prefix: str, n: int) -> str:
         return f"{prefix}:{n}:{uuid.uuid4()}"
 
-    results = run_together(
+    results = racers.run(
         [
             # Same two rows, opposite directions: wallet -> stack and stack -> wallet.
-            repeat(lambda n: wallet_rebuy(player=alice, table=table, amount=1_00, reference=ref("ar", n))),
+            repeat(
+                lambda n: wallet_rebuy(
+                    player=alice, table=table, amount=1_00, reference=ref("ar", n)
+                )
+            ),
             repeat(
                 lambda n: wallet_cash_out(
                     player=alice, table=table, amount=1_00, reference=ref("ac", n)

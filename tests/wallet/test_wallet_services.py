@@ -94,7 +94,9 @@ def test_stake_settle_win_pays_from_house(alice, table, ref):
     round = new_round(table)
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference=ref())
     assert balance(escrow_account(table=table)) == 10_00
-    wallet_settle(player=alice, table=table, round=round, stake=10_00, payout=19_50, reference=ref())
+    wallet_settle(
+        player=alice, table=table, round=round, stake=10_00, payout=19_50, reference=ref()
+    )
     assert balance(escrow_account(table=table)) == 0
     assert balance(stack_account(player=alice, table=table)) == 109_50
     assert balance(house_account(table=table)) == -9_50
@@ -166,7 +168,9 @@ def test_spending_exactly_everything_leaves_zero_not_below(alice, table, ref):
 def test_stake_above_stack_is_refused(alice, table, ref):
     wallet_rebuy(player=alice, table=table, amount=10_00, reference=ref())
     with pytest.raises(InsufficientFunds):
-        wallet_stake(player=alice, table=table, round=new_round(table), amount=10_01, reference=ref())
+        wallet_stake(
+            player=alice, table=table, round=new_round(table), amount=10_01, reference=ref()
+        )
 
 
 @pytest.mark.parametrize("amount", [-1, 0, True, False, 2.5, 100.0, "100", None, MAX_AMOUNT + 1])
@@ -175,20 +179,29 @@ def test_invalid_amounts_are_refused(alice, table, ref, amount):
     for call in (
         lambda: wallet_deposit(player=alice, amount=amount, reference=ref()),
         lambda: wallet_rebuy(player=alice, table=table, amount=amount, reference=ref()),
-        lambda: wallet_cash_out(player=alice, table=table, amount=amount, reference=ref())
-        if amount is not None
-        else (_ for _ in ()).throw(InvalidAmount()),
+        lambda: (
+            wallet_cash_out(player=alice, table=table, amount=amount, reference=ref())
+            if amount is not None
+            else (_ for _ in ()).throw(InvalidAmount())
+        ),
     ):
         with pytest.raises(InvalidAmount):
             call()
     assert ledger_snapshot() == before
 
 
-@pytest.mark.parametrize(("stake", "payout"), [(0, 0), (-1, 0), (10_00, -1), (10_00, 1.5), (True, 0)])
+@pytest.mark.parametrize(
+    ("stake", "payout"), [(0, 0), (-1, 0), (10_00, -1), (10_00, 1.5), (True, 0)]
+)
 def test_settle_refuses_invalid_amounts(alice, table, ref, stake, payout):
     with pytest.raises(InvalidAmount):
         wallet_settle(
-            player=alice, table=table, round=new_round(table), stake=stake, payout=payout, reference=ref()
+            player=alice,
+            table=table,
+            round=new_round(table),
+            stake=stake,
+            payout=payout,
+            reference=ref(),
         )
 
 
@@ -197,8 +210,12 @@ def test_every_transaction_sums_to_zero(alice, bob, table, ref):
     round = new_round(table)
     add_play(round, alice, stake=10_00, payout=20_00)
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference=ref())
-    wallet_settle(player=alice, table=table, round=round, stake=10_00, payout=20_00, reference=ref())
+    wallet_settle(
+        player=alice, table=table, round=round, stake=10_00, payout=20_00, reference=ref()
+    )
     Round.objects.filter(pk=round.pk).update(state=Round.State.SETTLED)
-    totals = Transaction.objects.annotate(total=Sum("entries__amount")).values_list("total", flat=True)
+    totals = Transaction.objects.annotate(total=Sum("entries__amount")).values_list(
+        "total", flat=True
+    )
     assert set(totals) == {0}
     assert audit_ledger() == []

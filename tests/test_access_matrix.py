@@ -1,0 +1,152 @@
+"""Every URL × every role: who gets the page, who is sent to log in, who is refused.
+
+A new URL without a row here fails ``test_every_url_is_in_the_matrix``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from baccarat import services
+from casino.accounts.models import User
+from wallet.services import wallet_rebuy
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "alice", "bob", "support", "tableadmin", "superuser"]
+OK, LOGIN, FORBIDDEN, MISSING, NOT_ALLOWED, AWAY = 200, "login", 403, 404, 405, 302
+
+
+def row(anonymous, alice, bob, support, tableadmin, superuser):
+    return dict(zip(ROLES, [anonymous, alice, bob, support, tableadmin, superuser], strict=True))
+
+
+EVERYONE = row(OK, OK, OK, OK, OK, OK)
+SIGNED_IN = row(LOGIN, OK, OK, OK, OK, OK)
+ALICE_ONLY = row(LOGIN, OK, MISSING, MISSING, MISSING, MISSING)
+SUPPORT_ONLY = row(LOGIN, FORBIDDEN, FORBIDDEN, OK, FORBIDDEN, OK)
+POST_ONLY = row(LOGIN, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED)
+POST_ONLY_OPEN = row(NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED)
+ANONYMOUS_ONLY = row(OK, AWAY, AWAY, AWAY, AWAY, AWAY)
+STAFF_ADMIN = row(AWAY, AWAY, AWAY, OK, OK, OK)
+
+# url name -> (kwargs builder, expected per role)
+MATRIX = {
+    "lobby": (None, EVERYONE),
+    "health": (None, EVERYONE),
+    "table_rules": (lambda o: {"slug": o["table"].slug}, EVERYONE),
+    "accounts:signup": (None, ANONYMOUS_ONLY),
+    "accounts:login": (None, ANONYMOUS_ONLY),
+    "accounts:logout": (None, POST_ONLY_OPEN),
+    "accounts:preferences": (None, SIGNED_IN),
+    "accounts:set_language": (None, POST_ONLY_OPEN),
+    "accounts:password_change": (None, SIGNED_IN),
+    "accounts:password_change_done": (None, SIGNED_IN),
+    "accounts:password_reset": (None, EVERYONE),
+    "accounts:password_reset_done": (None, EVERYONE),
+    "accounts:password_reset_confirm": (lambda o: {"uidb64": "MQ", "token": "bad-token"}, EVERYONE),
+    "accounts:password_reset_complete": (None, EVERYONE),
+    "wallet:cashier": (None, SIGNED_IN),
+    "wallet:deposit": (None, POST_ONLY),
+    "wallet:limit": (None, POST_ONLY),
+    "wallet:history": (None, SIGNED_IN),
+    "baccarat:table": (lambda o: {"slug": o["table"].slug}, SIGNED_IN),
+    "baccarat:table_bet": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_clear": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_rebet": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_deal": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_rebuy": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_exit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:practice_new": (None, SIGNED_IN),
+    "baccarat:practice_summary": (lambda o: {"pk": o["practice"].pk}, ALICE_ONLY),
+    "baccarat:protocol_list": (None, SIGNED_IN),
+    "baccarat:protocol_export": (None, SIGNED_IN),
+    "baccarat:protocol_detail": (lambda o: {"round_id": o["round"].pk}, ALICE_ONLY),
+    "support:search": (None, SUPPORT_ONLY),
+    "support:round": (lambda o: {"round_id": o["round"].pk}, SUPPORT_ONLY),
+    "support:player": (lambda o: {"player_id": o["alice"].pk}, SUPPORT_ONLY),
+    "support:void": (
+        lambda o: {"round_id": o["round"].pk},
+        row(LOGIN, FORBIDDEN, FORBIDDEN, NOT_ALLOWED, FORBIDDEN, NOT_ALLOWED),
+    ),
+    # The Django admin, for table admins (and read-only for support).
+    "admin:index": (None, STAFF_ADMIN),
+    "admin:baccarat_table_changelist": (None, STAFF_ADMIN),
+    "admin:baccarat_table_add": (None, row(AWAY, AWAY, AWAY, FORBIDDEN, OK, OK)),
+    "admin:baccarat_table_change": (
+        lambda o: {"object_id": o["table"].pk},
+        STAFF_ADMIN,
+    ),
+    "admin:support_tablechange_changelist": (None, row(AWAY, AWAY, AWAY, FORBIDDEN, OK, OK)),
+}
+
+
+def url_names(resolver=None, namespace="") -> set[str]:
+    names = set()
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            names |= url_names(pattern, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            names.add(f"{namespace}{pattern.name}")
+    return names
+
+
+def test_every_url_is_in_the_matrix():
+    ours = {name for name in url_names() if not name.startswith("admin:")}
+    assert ours - set(MATRIX) == set()
+
+
+@pytest.fixture
+def objects(alice, bob, single_table):
+    superuser = User.objects.create_superuser(username="root", password="root-pass-123")
+    support = User.objects.create_user(username="sam", is_staff=True)
+    support.groups.add(Group.objects.get(name="Support"))
+    tableadmin = User.objects.create_user(username="tara", is_staff=True)
+    tableadmin.groups.add(Group.objects.get(name="Table admin"))
+    wallet_rebuy(player=alice, table=single_table, amount=100_00, reference="matrix-rebuy")
+    round = services.round_open(table=single_table, player=alice)
+    services.bet_place(round=round, player=alice, kind="banker", amount=500)
+    services.round_play(round_id=round.pk)
+    practice = services.practice_start(
+        player=alice,
+        decks=8,
+        starting_chips=1000_00,
+        hands=10,
+        tie_pays=8,
+        pairs_enabled=False,
+        commission="five_percent",
+    )
+    return {
+        "alice": alice,
+        "bob": bob,
+        "support": support,
+        "tableadmin": tableadmin,
+        "superuser": superuser,
+        "table": single_table,
+        "round": round,
+        "practice": practice,
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_access(client, objects, caplog, name, role):
+    kwargs_of, expected = MATRIX[name]
+    url = reverse(name, kwargs=kwargs_of(objects) if kwargs_of else None)
+    if role != "anonymous":
+        client.force_login(objects[role])
+    with caplog.at_level(logging.WARNING, logger="casino.security"):
+        response = client.get(url)
+    want = expected[role]
+    if want == LOGIN:
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("accounts:login")), url
+    else:
+        assert response.status_code == want, (url, role, response.status_code)
+    if want in (LOGIN, FORBIDDEN, MISSING, NOT_ALLOWED):
+        assert f"denied {response.status_code} GET {url}" in caplog.text, (url, role)
