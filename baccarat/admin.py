@@ -1,16 +1,71 @@
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django.contrib import admin
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from baccarat.admin_forms import TableConfigForm, table_config
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
+from casino.support.models import TableChange
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    """Table configuration for table admins. A change applies from the next round: each
+    round copies the rules when it opens. Every save is written to the audit log."""
+
+    form = TableConfigForm
     list_display = ["name", "kind", "decks", "reshuffle", "commission", "is_active", "sort_order"]
     list_filter = ["kind", "is_active", "decks"]
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "slug"]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "kind", "seats", "is_active", "sort_order"]}),
+        (
+            _("Shoe"),
+            {"fields": ["decks", "reshuffle", "penetration_percent", "burn"]},
+        ),
+        (
+            _("Payouts"),
+            {"fields": ["commission", "tie_pays", "pairs_enabled", "allow_player_and_banker"]},
+        ),
+        (
+            _("Limits (cents)"),
+            {
+                "fields": [
+                    ("min_player", "max_player"),
+                    ("min_banker", "max_banker"),
+                    ("min_tie", "max_tie"),
+                    ("min_pair", "max_pair"),
+                    "chip_values",
+                    "betting_seconds",
+                ]
+            },
+        ),
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
+        # Practice tables belong to players, not to the casino's configuration.
+        return super().get_queryset(request).exclude(kind=Table.Kind.PRACTICE)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return False  # rounds and ledger entries refer to tables; close them instead
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        with transaction.atomic():
+            before = None
+            if change:
+                before = table_config(Table.objects.select_for_update().get(pk=obj.pk))
+            super().save_model(request, obj, form, change)
+            after = table_config(obj)
+            if before != after:
+                TableChange.objects.create(
+                    table=obj, changed_by=request.user, before=before, after=after
+                )
 
 
 @admin.register(Shoe)

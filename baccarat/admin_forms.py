@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from django import forms
@@ -19,6 +20,18 @@ BET_KINDS = [
 ]
 
 
+AUDITED_FIELDS = [
+    field.name
+    for field in Table._meta.concrete_fields
+    if field.name not in {"id", "created_at", "updated_at", "owner"}
+]
+
+
+def table_config(table: Table) -> dict[str, Any]:
+    """The audited configuration of a table, JSON-safe."""
+    return {name: getattr(table, name) for name in AUDITED_FIELDS}
+
+
 class TableConfigForm(forms.ModelForm[Table]):
     decks = forms.TypedChoiceField(
         label=_("decks"), coerce=int, choices=[(1, "1"), (6, "6"), (8, "8")]
@@ -30,7 +43,14 @@ class TableConfigForm(forms.ModelForm[Table]):
 
     class Meta:
         model = Table
-        exclude = ["owner"]
+        fields = AUDITED_FIELDS
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "kind" in self.fields:
+            self.fields["kind"].choices = [
+                choice for choice in Table.Kind.choices if choice[0] != Table.Kind.PRACTICE
+            ]
 
     def clean_penetration_percent(self) -> int:
         value: int = self.cleaned_data["penetration_percent"]
@@ -47,11 +67,17 @@ class TableConfigForm(forms.ModelForm[Table]):
     def clean_chip_values(self) -> list[int]:
         values = self.cleaned_data["chip_values"]
         if not isinstance(values, list) or not values:
-            raise forms.ValidationError(_("Enter the chip values as a list of cents, e.g. [100, 500]."))
+            raise forms.ValidationError(
+                _("Enter the chip values as a list of cents, e.g. [100, 500].")
+            )
         if any(type(v) is not int or v <= 0 for v in values):
-            raise forms.ValidationError(_("Every chip value must be a positive whole number of cents."))
-        if any(b <= a for a, b in zip(values, values[1:], strict=False)):
-            raise forms.ValidationError(_("Chip values must be in ascending order, without repeats."))
+            raise forms.ValidationError(
+                _("Every chip value must be a positive whole number of cents.")
+            )
+        if any(b <= a for a, b in pairwise(values)):
+            raise forms.ValidationError(
+                _("Chip values must be in ascending order, without repeats.")
+            )
         return values
 
     def clean(self) -> dict[str, Any]:

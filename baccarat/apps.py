@@ -7,3 +7,6 @@ from django.utils.translation import gettext_lazy as _
 class BaccaratConfig(AppConfig):
     name = "baccarat"
     verbose_name = _("Baccarat")
+
+    def ready(self) -> None:
+        from baccarat import notices  # noqa: F401  (connects the login signal)

@@ -250,6 +250,8 @@ class Play(models.Model):
     balance_before = models.BigIntegerField(_("balance before"), null=True, blank=True)
     balance_after = models.BigIntegerField(_("balance after"), null=True, blank=True)
     created_at = models.DateTimeField(_("date"), auto_now_add=True)
+    # Set when the server completed the round; cleared once the player was told.
+    server_notice = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("play")
@@ -260,6 +262,9 @@ class Play(models.Model):
         ]
         indexes = [
             models.Index(fields=["player", "-created_at"], name="play_player_recent"),
+            models.Index(
+                fields=["player"], condition=Q(server_notice=True), name="play_server_notice"
+            ),
         ]
 
     def __str__(self) -> str:

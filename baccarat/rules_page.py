@@ -123,7 +123,8 @@ def rules_context(table: Table) -> dict[str, Any]:
         "rules": rules,
         "odds_rows": odds_rows,
         "limits": [
-            (str(bet_labels.get(kind, kind)), low, high) for kind, (low, high) in table.limits().items()
+            (str(bet_labels.get(kind, kind)), low, high)
+            for kind, (low, high) in table.limits().items()
         ],
         "examples": worked_examples(),
         "banker_grid": banker_rule_grid(),

@@ -396,6 +396,8 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
             play.payout_total = settlement.payout_total
             play.commission_total = settlement.commission_total
             play.balance_after = (play.balance_before or 0) - play.stake_total + play.payout_total
+            # The player hears about a round the server finished on their next visit.
+            play.server_notice = completion == Round.Completion.SERVER
             wallet.wallet_settle(
                 player=play.player,
                 table=round.table,
@@ -405,7 +407,9 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
                 reference=f"settle:{round.pk}:{play.player_id}",
             )
         Bet.objects.bulk_update(bets, ["payout", "commission"])
-        Play.objects.bulk_update(plays, ["payout_total", "commission_total", "balance_after"])
+        Play.objects.bulk_update(
+            plays, ["payout_total", "commission_total", "balance_after", "server_notice"]
+        )
         _advance_shoe(round, coup)
         round.state = Round.State.SETTLED
         round.completion = completion

@@ -127,9 +127,7 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": (
-                    "PRAGMA journal_mode=WAL;"
-                    "PRAGMA synchronous=NORMAL;"
-                    "PRAGMA foreign_keys=ON;"
+                    "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
                 ),
             },
             "TEST": {"NAME": VAR_DIR / "test.sqlite3"},

@@ -53,7 +53,10 @@ def test_catalog_keeps_placeholders(language):
 
 def template_files() -> list[Path]:
     return sorted(
-        path for folder in TEMPLATE_DIRS for path in folder.rglob("*") if path.suffix in {".html", ".txt"}
+        path
+        for folder in TEMPLATE_DIRS
+        for path in folder.rglob("*")
+        if path.suffix in {".html", ".txt"}
     )
 
 
@@ -93,6 +96,10 @@ def test_every_template_string_is_marked_for_translation():
 
 def test_the_check_catches_an_unmarked_string():
     assert unmarked_text("<p>{% translate 'Fine' %}</p><p>Hello world</p>") == ["Hello", "world"]
-    assert unmarked_text('<a aria-label="Close" href="#">{% translate "x" %}</a>') == ['aria-label="Close"']
+    assert unmarked_text('<a aria-label="Close" href="#">{% translate "x" %}</a>') == [
+        'aria-label="Close"'
+    ]
     assert unmarked_text("<p>{{ value }} · 42 €</p>") == []
-    assert unmarked_text("{% blocktranslate %}Fine {{ x }} too{% endblocktranslate %} Not") == ["Not"]
+    assert unmarked_text("{% blocktranslate %}Fine {{ x }} too{% endblocktranslate %} Not") == [
+        "Not"
+    ]

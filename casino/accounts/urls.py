@@ -46,9 +46,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/done/",
-        auth_views.PasswordResetDoneView.as_view(
-            template_name="accounts/password_reset_done.html"
-        ),
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
         name="password_reset_done",
     ),
     path(

@@ -26,11 +26,15 @@ def search(request: HttpRequest) -> HttpResponse:
     form = RoundSearchForm(request.GET or None)
     plays = None
     if form.is_valid():
-        filters = {key: value for key, value in form.cleaned_data.items() if value not in (None, "")}
+        filters = {
+            key: value for key, value in form.cleaned_data.items() if value not in (None, "")
+        }
         plays = selectors.round_search(**filters)
         if request.GET.get("export") == "csv":
             return _csv(plays)
-    page = Paginator(plays, PAGE_SIZE).get_page(request.GET.get("page")) if plays is not None else None
+    page = (
+        Paginator(plays, PAGE_SIZE).get_page(request.GET.get("page")) if plays is not None else None
+    )
     query = request.GET.copy()
     query.pop("page", None)
     context = {"form": form, "page": page, "query": query.urlencode()}

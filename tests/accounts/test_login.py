@@ -68,7 +68,11 @@ def test_password_change(client, alice):
     client.force_login(alice)
     response = client.post(
         reverse("accounts:password_change"),
-        {"old_password": PASSWORD, "new_password1": "new-Secret-991x", "new_password2": "new-Secret-991x"},
+        {
+            "old_password": PASSWORD,
+            "new_password1": "new-Secret-991x",
+            "new_password2": "new-Secret-991x",
+        },
     )
     assert response.status_code == 302
     alice.refresh_from_db()

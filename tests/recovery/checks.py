@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from baccarat import engine, services
@@ -97,7 +98,7 @@ def assert_final_once(round_id: int, *, completion: str) -> Round:
 def assert_shoe_advanced_once(round_ids: list[int]) -> None:
     """Consecutive rounds from one shoe continue where the last one stopped."""
     rounds = list(Round.objects.filter(pk__in=round_ids).select_related("shoe").order_by("pk"))
-    for before, after in zip(rounds, rounds[1:], strict=False):
+    for before, after in itertools.pairwise(rounds):
         if before.shoe_id != after.shoe_id or before.state != Round.State.SETTLED:
             continue
         dealt = len(expected_coup(before).dealt_order)

@@ -8,6 +8,7 @@ process's ``CELERY_BROKER_URL`` (Redis in CI) otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -109,20 +110,14 @@ class Proc:
 
     def kill(self) -> None:
         if self.popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.popen.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         else:
             # The leader died; its children (runserver threads, pool workers) may not.
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.popen.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(10)
-        except subprocess.TimeoutExpired:
-            pass
         self._file.close()
 
     def tail(self, lines: int = 60) -> str:
@@ -161,7 +156,7 @@ class Client:
             assert token, "no CSRF cookie yet"
             body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **data}).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        request = urllib.request.Request(self.base + path, data=body, headers=headers)
+        request = urllib.request.Request(self.base + path, data=body, headers=headers)  # noqa: S310
         try:
             with self.opener.open(request, timeout=timeout) as response:
                 return response.status, response.read().decode(), dict(response.headers)
@@ -180,7 +175,7 @@ class Client:
         status, page = self.get("/accounts/login/")
         assert status == 200, (status, page[:500])
         assert "csrfmiddlewaretoken" in page
-        status, text, headers = self.request(
+        status, text, _headers = self.request(
             "/accounts/login/", {"username": username, "password": password}
         )
         assert status == 302, (status, text[:2000])
@@ -250,7 +245,7 @@ class Cluster:
             if proc.returncode is not None:
                 raise AssertionError(f"{name} exited with {proc.returncode}:\n{proc.tail()}")
             try:
-                with urllib.request.urlopen(base + "/health/", timeout=2) as response:
+                with urllib.request.urlopen(base + "/health/", timeout=2) as response:  # noqa: S310
                     return response.status == 200
             except (OSError, http.client.HTTPException):
                 return False
@@ -338,3 +333,7 @@ def new_token() -> str:
 def round_id_from(text: str) -> int | None:
     match = re.search(r'name="round"[^>]*value="(\d+)"', text)
     return int(match.group(1)) if match else None
+
+
+# The browser tests here use the e2e suite's Chromium.
+from tests.e2e.conftest import browser  # noqa: E402, F401

@@ -64,8 +64,19 @@ def test_every_language_renders_every_table_kind(
     assert response.status_code == 200
     assert response["Content-Language"] == language
     html = response.content.decode()
-    for section in ("origin", "overview", "howto", "values", "third", "payouts", "limits",
-                    "shoe", "connection", "malfunction", "statistics"):
+    for section in (
+        "origin",
+        "overview",
+        "howto",
+        "values",
+        "third",
+        "payouts",
+        "limits",
+        "shoe",
+        "connection",
+        "malfunction",
+        "statistics",
+    ):
         assert f'id="rules-{section}"' in html
     assert ('id="rules-full"' in html) == (kind == "full")
     if language != "en":
@@ -93,8 +104,12 @@ def test_variant_changes_the_numbers(client, alice, practice_table):
     client.force_login(alice)
     html = get_rules(client, practice_table).content.decode()
     odds = exact_odds(6)
-    banker = as_percent(odds.bet_odds(BetKind.BANKER, commission=CommissionMode.BANKER_SEVEN, tie_pays=9).house_edge)
-    tie = as_percent(odds.bet_odds(BetKind.TIE, commission=CommissionMode.BANKER_SEVEN, tie_pays=9).house_edge)
+    banker = as_percent(
+        odds.bet_odds(BetKind.BANKER, commission=CommissionMode.BANKER_SEVEN, tie_pays=9).house_edge
+    )
+    tie = as_percent(
+        odds.bet_odds(BetKind.TIE, commission=CommissionMode.BANKER_SEVEN, tie_pays=9).house_edge
+    )
     assert f'data-edge="{banker}"' in html
     assert f'data-edge="{tie}"' in html
     assert "9 to 1" in html
@@ -140,8 +155,12 @@ def test_banker_table_matches_the_engine_in_all_100_cells(client, single_table):
 def test_worked_examples(client, single_table):
     html = get_rules(client, single_table).content.decode()
     assert re.search(r"9 \+ 7</td>\s*<td class=\"num\">16</td>\s*<td class=\"num\">6</td>", html)
-    assert re.search(r"5 \+ 5 \+ 5</td>\s*<td class=\"num\">15</td>\s*<td class=\"num\">5</td>", html)
-    assert re.search(r"0 \+ 9</td>\s*<td class=\"num\">9</td>\s*<td class=\"num\">9 \(natural\)", html)
+    assert re.search(
+        r"5 \+ 5 \+ 5</td>\s*<td class=\"num\">15</td>\s*<td class=\"num\">5</td>", html
+    )
+    assert re.search(
+        r"0 \+ 9</td>\s*<td class=\"num\">9</td>\s*<td class=\"num\">9 \(natural\)", html
+    )
 
 
 def test_german_formats_numbers_and_money(client, full_table):

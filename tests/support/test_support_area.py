@@ -45,17 +45,22 @@ def test_search_by_round_id_table_date_and_status(
     assert list(client.get(reverse("support:search"), params).context["page"]) == []
 
 
-def test_htmx_search_returns_the_results_section(client, support_user, alice, single_table, play_round):
+def test_htmx_search_returns_the_results_section(
+    client, support_user, alice, single_table, play_round
+):
     play_round(alice, single_table)
     client.force_login(support_user)
-    html = client.get(reverse("support:search"), {"player": "alice"}, HTTP_HX_REQUEST="true").content.decode()
+    html = client.get(
+        reverse("support:search"), {"player": "alice"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
     assert html.lstrip().startswith('<section id="results"')
 
 
 def test_bad_filters_are_explained(client, support_user):
     client.force_login(support_user)
     response = client.get(
-        reverse("support:search"), {"round_id": "abc", "date_from": "2026-02-02", "date_to": "2026-01-01"}
+        reverse("support:search"),
+        {"round_id": "abc", "date_from": "2026-02-02", "date_to": "2026-01-01"},
     )
     form = response.context["form"]
     assert "Enter a round number." in form.errors["round_id"]
@@ -84,12 +89,16 @@ def test_round_detail_tells_the_whole_story(client, support_user, alice, single_
     assert "Void this round" not in html  # a settled round cannot be voided
 
 
-def test_void_returns_every_stake_and_is_shown(client, support_user, alice, single_table, play_round):
+def test_void_returns_every_stake_and_is_shown(
+    client, support_user, alice, single_table, play_round
+):
     round = play_round(alice, single_table, settle=False)
     stack = Account.objects.get(kind="stack", owner=alice, table=single_table)
     before = stack.balance
     client.force_login(support_user)
-    response = client.post(reverse("support:void", args=[round.pk]), {"reason": "Card reader fault"})
+    response = client.post(
+        reverse("support:void", args=[round.pk]), {"reason": "Card reader fault"}
+    )
     assert response.status_code == 302
     round.refresh_from_db()
     stack.refresh_from_db()
@@ -163,7 +172,9 @@ def test_void_needs_csrf(support_user, alice, single_table, play_round):
     assert round.state == Round.State.LOCKED
 
 
-def test_search_query_budget(client, support_user, alice, single_table, play_round, django_assert_max_num_queries):
+def test_search_query_budget(
+    client, support_user, alice, single_table, play_round, django_assert_max_num_queries
+):
     for _ in range(5):
         play_round(alice, single_table)
     client.force_login(support_user)

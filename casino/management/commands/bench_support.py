@@ -15,6 +15,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.db.models import Model
@@ -26,6 +27,7 @@ from baccarat.models import Bet, Play, Round, Table
 from casino.accounts.models import User
 
 SLUG = "bench-table"
+UNUSABLE = make_password(None)
 PREFIX = "bench-"
 
 
@@ -42,8 +44,9 @@ def _insert_select(model: type[Model], expressions: dict[str, str], series: str)
         else:
             values.append("%s")
             params.append(field.get_db_prep_save(field.get_default(), connection))
+    # Table and column names come from the models, values from this command: no user input.
     sql = (
-        f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} "
+        f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} "  # noqa: S608
         f"({', '.join(columns)}) SELECT {', '.join(values)} FROM {series}"
     )
     with connection.cursor() as cursor:
@@ -68,7 +71,9 @@ class Command(BaseCommand):
         rounds, players = options["rounds"], options["players"]
         if options["reuse"] and Table.objects.filter(slug=SLUG).exists():
             table = Table.objects.get(slug=SLUG)
-            first_round = Round.objects.filter(table=table).order_by("pk").values_list("pk", flat=True)[0]
+            first_round = (
+                Round.objects.filter(table=table).order_by("pk").values_list("pk", flat=True)[0]
+            )
             with override_settings(DEBUG=False):
                 self._measure(table=table, first_round=first_round, repeat=options["repeat"])
             return
@@ -91,7 +96,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             table = Table.objects.create(name="Benchmark", slug=SLUG, is_active=False)
             User.objects.bulk_create(
-                [User(username=f"{PREFIX}{n:05d}", password="!") for n in range(players)],
+                [User(username=f"{PREFIX}{n:05d}", password=UNUSABLE) for n in range(players)],
                 batch_size=5000,
             )
             first_user = User.objects.filter(username__startswith=PREFIX).order_by("pk").first()
@@ -101,9 +106,8 @@ class Command(BaseCommand):
                 first_round = cursor.fetchone()[0] + 1
             now = timezone.now()
             # Spread over a year; each player plays every `players`-th round.
-            created = (
-                f"%s::timestamptz - (((g::bigint * 31536000) / {max(rounds, 1)}) || ' seconds')::interval"
-            )
+            seconds = f"(g::bigint * 31536000) / {max(rounds, 1)}"
+            created = f"%s::timestamptz - (({seconds}) || ' seconds')::interval"
             _insert_select(
                 Round,
                 {
@@ -154,7 +158,7 @@ class Command(BaseCommand):
             with connection.cursor() as cursor:
                 for model in (Round, Play, Bet):
                     cursor.execute(
-                        "SELECT setval(pg_get_serial_sequence(%s, 'id'), "
+                        "SELECT setval(pg_get_serial_sequence(%s, 'id'), "  # noqa: S608
                         f"(SELECT MAX(id) FROM {model._meta.db_table}))",
                         [model._meta.db_table],
                     )
@@ -164,7 +168,9 @@ class Command(BaseCommand):
         return table, first_round
 
     def _measure(self, *, table: Table, first_round: int, repeat: int) -> None:
-        staff, _ = User.objects.get_or_create(username=f"{PREFIX}support", defaults={"is_staff": True})
+        staff, _ = User.objects.get_or_create(
+            username=f"{PREFIX}support", defaults={"is_staff": True}
+        )
         staff.is_superuser = True
         staff.save()
         player = User.objects.get(username=f"{PREFIX}00042")
@@ -180,12 +186,25 @@ class Command(BaseCommand):
         player_client.force_login(player)
         cases = [
             ("support search: player + 30 days", support_client, reverse("support:search"), search),
-            ("support search: round id", support_client, reverse("support:search"),
-             {"round_id": first_round + 4711}),
-            ("support: round detail", support_client,
-             reverse("support:round", args=[first_round + 4711]), {}),
+            (
+                "support search: round id",
+                support_client,
+                reverse("support:search"),
+                {"round_id": first_round + 4711},
+            ),
+            (
+                "support: round detail",
+                support_client,
+                reverse("support:round", args=[first_round + 4711]),
+                {},
+            ),
             ("player protocol page 1", player_client, reverse("baccarat:protocol_list"), {}),
-            ("player protocol page 5", player_client, reverse("baccarat:protocol_list"), {"page": 5}),
+            (
+                "player protocol page 5",
+                player_client,
+                reverse("baccarat:protocol_list"),
+                {"page": 5},
+            ),
         ]
         self.stdout.write(f"{'request':<36} {'median':>9} {'p95':>9} {'max':>9}")
         for label, client, url, params in cases:
@@ -198,9 +217,8 @@ class Command(BaseCommand):
                     raise CommandError(f"{label}: HTTP {response.status_code}")
             timings.sort()
             p95 = timings[min(len(timings) - 1, int(len(timings) * 0.95))]
-            self.stdout.write(
-                f"{label:<36} {statistics.median(timings):>7.1f}ms {p95:>7.1f}ms {timings[-1]:>7.1f}ms"
-            )
+            median = statistics.median(timings)
+            self.stdout.write(f"{label:<36} {median:>7.1f}ms {p95:>7.1f}ms {timings[-1]:>7.1f}ms")
 
     def _cleanup(self) -> None:
         table = Table.objects.filter(slug=SLUG).first()

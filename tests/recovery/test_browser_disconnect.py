@@ -1,0 +1,67 @@
+"""The player closes the browser right after DEAL: the round is still in the protocol."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from baccarat.models import Round, Table
+from tests.conftest import PASSWORD
+from tests.recovery.conftest import wait_for
+
+pytestmark = [pytest.mark.recovery, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit].primary")
+    expect(page.locator("h1")).to_have_text("Lobby")
+
+
+def test_closing_the_browser_after_deal_keeps_the_round(browser, live_server, make_player):
+    player = make_player("dora", language="en")
+    table = Table.objects.create(name="Golden Baccarat", slug="golden")
+
+    context = browser.new_context(base_url=live_server.url, locale="en-US")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        sign_in(page, player.username)
+        page.goto(f"/tables/{table.slug}/")
+        rebuy = page.locator("details.rebuy")
+        if rebuy.get_attribute("open") is None:
+            rebuy.locator("summary").click()
+        rebuy.locator("input[name=amount]").fill("20")
+        with page.expect_response("**/rebuy/"):
+            rebuy.get_by_role("button", name="Rebuy").click()
+        with page.expect_response("**/bet/"):
+            page.click("button.spot-add[value=banker]")
+        round = Round.objects.get(table=table, plays__player=player)
+        assert round.state == Round.State.BETTING
+        assert round.plays.get().bets.get().stake == 100
+        with page.expect_request("**/deal/"):
+            page.click("#btn-deal")
+    finally:
+        context.close()  # at once: the DEAL response is never read
+
+    round = wait_for(
+        lambda: Round.objects.filter(pk=round.pk, state=Round.State.SETTLED).first(),
+        timeout=30,
+        what="the round to be settled",
+    )
+    assert round.completion == Round.Completion.PLAYED
+
+    context = browser.new_context(base_url=live_server.url, locale="en-US")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        sign_in(page, player.username)
+        page.goto("/protocol/")
+        link = page.locator(f"a[href='/protocol/{round.pk}/']")
+        expect(link.first).to_be_visible()
+        link.first.click()
+        expect(page.locator("body")).to_contain_text(round.player_cards.split()[0])
+    finally:
+        context.close()
