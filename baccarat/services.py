@@ -99,6 +99,28 @@ def _plays_with_bets(round: Round) -> list[Play]:
     return list(Play.objects.filter(round=round).select_related("player").prefetch_related("bets"))
 
 
+def _staked_plays(round: Round) -> list[Play]:
+    """The round's plays that hold bets, with their players and bets, in one query.
+
+    Read after the round row is locked, so it sees every bet committed before.
+    """
+    plays: dict[int, Play] = {}
+    bets: dict[int, list[Bet]] = {}
+    rows = Bet.objects.filter(play__round=round).select_related("play__player")
+    for bet in rows.order_by("play_id", "pk"):
+        play = plays.setdefault(bet.play_id, bet.play)
+        play.round = round
+        bet.play = play
+        bets.setdefault(play.pk, []).append(bet)
+    for play in plays.values():
+        # What ``prefetch_related("bets")`` would leave, without its second query.
+        cached = play.bets.all()
+        cached._result_cache = bets[play.pk]
+        cached._prefetch_done = True
+        play._prefetched_objects_cache = {"bets": cached}
+    return list(plays.values())
+
+
 def _stack_balance(*, player: User, table: Table) -> int:
     balance = (
         Account.objects.filter(kind=Account.Kind.STACK, owner=player, table=table)
@@ -295,7 +317,7 @@ def round_lock(*, round_id: int) -> LockResult:
             return LockResult(round)
         rules = rules_of(round)
         limits = round.rules["limits"]
-        plays = [play for play in _plays_with_bets(round) if play.bets.all()]
+        plays = _staked_plays(round)
         if not plays:
             raise engine.NoBet()
         for play in plays:
@@ -310,14 +332,20 @@ def round_lock(*, round_id: int) -> LockResult:
             engine.validate_bets(rules, stakes)
             if raised:
                 _write_stakes(play=play, stakes=stakes)
-            play.balance_before = _stack_balance(player=play.player, table=round.table)
-            wallet.wallet_stake(
+            stake = wallet.wallet_stake(
                 player=play.player,
                 table=round.table,
                 round=round,
                 amount=play.stake_total,
                 reference=f"stake:{round.pk}:{play.player_id}",
             )
+            # The stack as it was just before the stake, read under the ledger's lock.
+            stack = next(
+                entry
+                for entry in stake.posted_entries  # type: ignore[attr-defined]
+                if entry.account.kind == Account.Kind.STACK
+            )
+            play.balance_before = stack.balance_after - stack.amount
         Play.objects.bulk_update(plays, ["balance_before"])
         shoe = _shoe_for_round(round)
         round.shoe = shoe
@@ -330,7 +358,19 @@ def round_lock(*, round_id: int) -> LockResult:
     return LockResult(round, raised)
 
 
-def _deal(round: Round) -> engine.Coup:
+DEALT_FIELDS = (
+    "player_cards",
+    "banker_cards",
+    "player_total",
+    "banker_total",
+    "outcome",
+    "natural",
+    "dealt_at",
+)
+
+
+def _draw(round: Round) -> engine.Coup:
+    """Set the round's cards from its shoe at its start position (not saved)."""
     assert round.shoe is not None and round.start_position is not None
     shoe = engine.Shoe.from_state(round.shoe.state)
     shoe.position = round.start_position
@@ -342,27 +382,32 @@ def _deal(round: Round) -> engine.Coup:
     round.outcome = coup.outcome.value
     round.natural = coup.natural
     round.dealt_at = timezone.now()
-    round.save(
-        update_fields=[
-            "player_cards",
-            "banker_cards",
-            "player_total",
-            "banker_total",
-            "outcome",
-            "natural",
-            "dealt_at",
-        ]
-    )
+    return coup
+
+
+def _deal(round: Round) -> engine.Coup:
+    coup = _draw(round)
+    round.save(update_fields=list(DEALT_FIELDS))
     return coup
 
 
 def round_deal(*, round_id: int) -> Round:
-    """Deal a LOCKED round from its shoe at its start position; it stays LOCKED."""
-    with transaction.atomic():
-        round = _locked_round(round_id)
-        if round.state != Round.State.LOCKED or round.dealt_at is not None:
-            return round
-        _deal(round)
+    """Deal a LOCKED round from its shoe at its start position; it stays LOCKED.
+
+    One conditional ``UPDATE``, committed on its own. The cards need no lock to be
+    read: the shoe's stored order and the round's start position were fixed when it
+    locked. The condition (still LOCKED, not dealt) makes a second or concurrent deal
+    write nothing, and the row lock the ``UPDATE`` takes orders it with settle and void.
+    """
+    round = Round.objects.select_related("table", "shoe").get(pk=round_id)
+    if round.state != Round.State.LOCKED or round.dealt_at is not None:
+        return round
+    _draw(round)
+    dealt = Round.objects.filter(
+        pk=round.pk, state=Round.State.LOCKED, dealt_at__isnull=True
+    ).update(**{name: getattr(round, name) for name in DEALT_FIELDS})
+    if not dealt:  # dealt, settled or voided meanwhile: nothing was written
+        return Round.objects.select_related("table", "shoe").get(pk=round_id)
     fault_point("after_deal")
     return round
 
@@ -383,7 +428,7 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
         else:
             coup = engine.coup_from_hands(round.player_cards.split(), round.banker_cards.split())
         rules = rules_of(round)
-        plays = [play for play in _plays_with_bets(round) if play.stake_total]
+        plays = [play for play in _staked_plays(round) if play.stake_total]
         bets: list[Bet] = []
         for play in plays:
             settlement = engine.settle(rules, coup, _stakes_of(play))
@@ -425,6 +470,8 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
             _practice_record(round, plays)
         fault_point("before_commit")
     fault_point("after_commit")
+    # The settled plays with their bets, for a caller that shows the result at once.
+    round.settled_plays = plays  # type: ignore[attr-defined]
     return round
 
 

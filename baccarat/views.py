@@ -30,7 +30,7 @@ from baccarat.forms import (
     RebuyForm,
     add_domain_error,
 )
-from baccarat.models import Bet, PracticeSession, Round, Table
+from baccarat.models import Bet, Play, PracticeSession, Round, Table
 from wallet.errors import WalletError
 
 APP_VERSION = "0.1.0"
@@ -53,9 +53,13 @@ def _render_table(
     rebuy_form: RebuyForm | None = None,
     just_dealt: bool = False,
     notices: list[str] | None = None,
+    settled: Play | None = None,
 ) -> HttpResponse:
-    state = selectors.table_state(table=table, player=request.user)  # type: ignore[arg-type]
+    state = selectors.table_state(table=table, player=request.user, settled=settled)  # type: ignore[arg-type]
     practice = selectors.practice_of(table)
+    if practice is not None:
+        # Cached on the table since before the action: a deal counts hands and may end it.
+        practice.refresh_from_db()
     context = {
         "table": table,
         "state": state,
@@ -144,6 +148,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     form = DealForm(request.POST)
     notices: list[str] = []
+    settled: Play | None = None
     if form.is_valid():
         mine = Round.objects.filter(table=table, plays__player=request.user)
         round_id = form.cleaned_data["round"]
@@ -158,13 +163,29 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
                 raise engine.NoBet()
             if round.state != Round.State.SETTLED:  # a double DEAL shows the same round
                 result = services.round_play(round_id=round.pk)
+                # Render the result from the plays the settle loaded, not read again.
+                settled = next(
+                    (
+                        play
+                        for play in getattr(result.round, "settled_plays", [])
+                        if play.player_id == request.user.pk
+                    ),
+                    None,
+                )
                 if result.raised:
                     notices.append(_("Stakes below the table minimum were raised to it."))
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     if not form.errors and not request.htmx:  # type: ignore[attr-defined]
         return redirect("baccarat:table", slug=table.slug)
-    return _render_table(request, table, form=form, just_dealt=not form.errors, notices=notices)
+    return _render_table(
+        request,
+        table,
+        form=form,
+        just_dealt=not form.errors,
+        notices=notices,
+        settled=settled if not form.errors else None,
+    )
 
 
 @login_required

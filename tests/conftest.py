@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth.models import Group
 
@@ -9,6 +13,38 @@ from baccarat.models import Table
 from casino.accounts.models import User
 
 PASSWORD = "correct-horse-battery-staple"
+
+# Playwright's sync API runs an event loop in this thread; the live server's
+# database work happens in its own thread, so this is safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium not found at {CHROMIUM}")
+        pytest.skip("Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
 
 
 @pytest.fixture(autouse=True)

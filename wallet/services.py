@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from wallet.errors import InsufficientFunds, InvalidAmount, ReferenceConflict
 from wallet.models import Account, Entry, Transaction
@@ -27,8 +28,23 @@ MAX_AMOUNT = 10**12  # cents; far above any play-money figure, far below BigInte
 
 
 @dataclass(frozen=True)
+class AccountKey:
+    """An account named by its natural key; ``post`` finds (or opens) and locks it."""
+
+    kind: str
+    owner_id: int | None = None
+    table_id: int | None = None
+
+    def lookup(self) -> dict[str, object]:
+        return {"kind": self.kind, "owner_id": self.owner_id, "table_id": self.table_id}
+
+    def order(self) -> tuple[str, int, int]:
+        return (self.kind, self.owner_id or 0, self.table_id or 0)
+
+
+@dataclass(frozen=True)
 class Leg:
-    account: Account
+    account: Account | AccountKey
     amount: int
 
 
@@ -75,6 +91,28 @@ def issuer_account() -> Account:
     return _get_or_create_account(kind=Account.Kind.ISSUER, owner=None, table=None)
 
 
+# Keys for ``post``, which resolves and locks them in one query.
+
+
+def _wallet(player: User) -> AccountKey:
+    return AccountKey(Account.Kind.WALLET.value, player.pk, None)
+
+
+def _stack(player: User, table: Table) -> AccountKey:
+    return AccountKey(Account.Kind.STACK.value, player.pk, table.pk)
+
+
+def _escrow(table: Table) -> AccountKey:
+    return AccountKey(Account.Kind.ESCROW.value, None, table.pk)
+
+
+def _house(table: Table) -> AccountKey:
+    return AccountKey(Account.Kind.HOUSE.value, None, table.pk)
+
+
+_ISSUER = AccountKey(Account.Kind.ISSUER.value, None, None)
+
+
 # The one writer -------------------------------------------------------------
 
 
@@ -85,6 +123,43 @@ def _fingerprint(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return sorted((k, v) for k, v in merged.items() if v != 0)
 
 
+def _lock_accounts(legs: Sequence[Leg]) -> tuple[dict[int, Account], list[tuple[int, int]]]:
+    """Lock every account of ``legs`` in primary-key order, in one query.
+
+    Legs naming an account by its key are resolved by the same query; an account
+    that does not exist yet is opened first (in key order) and the lock repeated.
+    """
+    ids = {leg.account.pk for leg in legs if isinstance(leg.account, Account)}
+    keys = sorted(
+        {leg.account for leg in legs if isinstance(leg.account, AccountKey)},
+        key=AccountKey.order,
+    )
+    where = Q(pk__in=ids) if ids else Q()
+    for key in keys:
+        where |= Q(**key.lookup())
+    for attempt in range(2):
+        locked = {
+            account.pk: account
+            for account in Account.objects.select_for_update().filter(where).order_by("pk")
+        }
+        by_key = {AccountKey(a.kind, a.owner_id, a.table_id): a for a in locked.values()}
+        missing = [key for key in keys if key not in by_key]
+        if not missing:
+            break
+        if attempt:  # opened above, yet not found: cannot happen
+            raise RuntimeError("ledger account missing")
+        for key in missing:
+            _get_or_create_account(**key.lookup())
+    pairs = (
+        (
+            (leg.account if isinstance(leg.account, Account) else by_key[leg.account]).pk,
+            leg.amount,
+        )
+        for leg in legs
+    )
+    return locked, _fingerprint(pairs)
+
+
 def post(
     *,
     kind: str,
@@ -93,34 +168,54 @@ def post(
     player: User | None = None,
     round: Round | None = None,
 ) -> Transaction:
-    """Write one balanced transaction; the primitive every service uses."""
+    """Write one balanced transaction; the primitive every service uses.
+
+    The returned transaction carries ``posted_entries``: its entries with their
+    accounts (the original's on a replay).
+
+    Called inside a caller's ``transaction.atomic`` (a round step), it runs in that
+    transaction instead of a savepoint of its own: every refusal is raised before the
+    first write, and a failure after it dooms the caller's whole transaction, so no
+    half-written transaction can ever be committed.
+    """
     if not reference or len(reference) > 120:
         raise ReferenceConflict()
-    wanted = _fingerprint((leg.account.pk, leg.amount) for leg in legs)
-    if sum(amount for _, amount in wanted) != 0:
+    if sum(leg.amount for leg in legs) != 0:
         raise ValueError("ledger legs must sum to zero")
+    if not legs:
+        raise InvalidAmount()
+    if transaction.get_connection().in_atomic_block:
+        return _post(kind=kind, reference=reference, legs=legs, player=player, round=round)
+    with transaction.atomic():
+        return _post(kind=kind, reference=reference, legs=legs, player=player, round=round)
+
+
+def _post(
+    *,
+    kind: str,
+    reference: str,
+    legs: Sequence[Leg],
+    player: User | None,
+    round: Round | None,
+) -> Transaction:
+    # Locks first, in primary-key order: a concurrent retry with the same
+    # reference waits here and then sees the committed original below.
+    locked, wanted = _lock_accounts(legs)
     if not wanted:
         raise InvalidAmount()
-    account_ids = [account_id for account_id, _ in wanted]
-    with transaction.atomic():
-        # Locks first, in primary-key order: a concurrent retry with the same
-        # reference waits here and then sees the committed original below.
-        locked = {
-            account.pk: account
-            for account in Account.objects.select_for_update()
-            .filter(pk__in=account_ids)
-            .order_by("pk")
-        }
-        existing = Transaction.objects.filter(reference=reference).first()
-        if existing is not None:
-            done = _fingerprint(existing.entries.values_list("account_id", "amount"))
-            if done != wanted or existing.kind != kind:
-                raise ReferenceConflict()
-            return existing
-        for account_id, amount in wanted:
-            account = locked[account_id]
-            if account.kind in Account.NON_NEGATIVE_KINDS and account.balance + amount < 0:
-                raise InsufficientFunds()
+    existing = Transaction.objects.filter(reference=reference).first()
+    if existing is not None:
+        entries = list(existing.entries.select_related("account"))
+        done = _fingerprint((entry.account_id, entry.amount) for entry in entries)
+        if done != wanted or existing.kind != kind:
+            raise ReferenceConflict()
+        existing.posted_entries = entries  # type: ignore[attr-defined]
+        return existing
+    for account_id, amount in wanted:
+        account = locked[account_id]
+        if account.kind in Account.NON_NEGATIVE_KINDS and account.balance + amount < 0:
+            raise InsufficientFunds()
+    try:
         txn = Transaction.objects.create(kind=kind, reference=reference, player=player, round=round)
         entries = []
         for account_id, amount in wanted:
@@ -132,7 +227,12 @@ def post(
                 )
             )
         Entry.objects.bulk_create(entries)
-        Account.objects.bulk_update(list(locked.values()), ["balance"])
+        Account.objects.bulk_update([locked[account_id] for account_id, _ in wanted], ["balance"])
+    except BaseException:
+        # Written in part: the enclosing transaction must not commit.
+        transaction.set_rollback(True)
+        raise
+    txn.posted_entries = entries  # type: ignore[attr-defined]
     return txn
 
 
@@ -153,8 +253,8 @@ def wallet_open_for_new_player(*, player: User) -> Transaction:
         kind=Transaction.Kind.STARTING_CHIPS,
         reference=f"start:{player.pk}",
         legs=[
-            Leg(issuer_account(), -settings.CASINO_STARTING_CHIPS),
-            Leg(wallet_account(player=player), settings.CASINO_STARTING_CHIPS),
+            Leg(_ISSUER, -settings.CASINO_STARTING_CHIPS),
+            Leg(_wallet(player), settings.CASINO_STARTING_CHIPS),
         ],
         player=player,
     )
@@ -167,7 +267,7 @@ def wallet_deposit(*, player: User, amount: int, reference: str) -> Transaction:
     return post(
         kind=Transaction.Kind.DEPOSIT,
         reference=reference,
-        legs=[Leg(issuer_account(), -amount), Leg(wallet_account(player=player), amount)],
+        legs=[Leg(_ISSUER, -amount), Leg(_wallet(player), amount)],
         player=player,
     )
 
@@ -179,8 +279,8 @@ def wallet_rebuy(*, player: User, table: Table, amount: int, reference: str) -> 
         kind=Transaction.Kind.REBUY,
         reference=reference,
         legs=[
-            Leg(wallet_account(player=player), -amount),
-            Leg(stack_account(player=player, table=table), amount),
+            Leg(_wallet(player), -amount),
+            Leg(_stack(player, table), amount),
         ],
         player=player,
     )
@@ -205,7 +305,7 @@ def wallet_cash_out(
     return post(
         kind=Transaction.Kind.CASH_OUT,
         reference=reference,
-        legs=[Leg(stack, -amount), Leg(wallet_account(player=player), amount)],
+        legs=[Leg(stack, -amount), Leg(_wallet(player), amount)],
         player=player,
     )
 
@@ -219,8 +319,8 @@ def wallet_stake(
         kind=Transaction.Kind.STAKE,
         reference=reference,
         legs=[
-            Leg(stack_account(player=player, table=table), -amount),
-            Leg(escrow_account(table=table), amount),
+            Leg(_stack(player, table), -amount),
+            Leg(_escrow(table), amount),
         ],
         player=player,
         round=round,
@@ -238,12 +338,11 @@ def wallet_settle(
     stake = check_amount(stake)
     if isinstance(payout, bool) or not isinstance(payout, int) or not 0 <= payout <= MAX_AMOUNT:
         raise InvalidAmount()
-    stack = stack_account(player=player, table=table)
-    legs = [Leg(escrow_account(table=table), -stake)]
+    legs = [Leg(_escrow(table), -stake)]
     if payout:
-        legs.append(Leg(stack, payout))
+        legs.append(Leg(_stack(player, table), payout))
     if stake != payout:
-        legs.append(Leg(house_account(table=table), stake - payout))
+        legs.append(Leg(_house(table), stake - payout))
     return post(
         kind=Transaction.Kind.SETTLE, reference=reference, legs=legs, player=player, round=round
     )
@@ -258,8 +357,8 @@ def wallet_refund(
         kind=Transaction.Kind.REFUND,
         reference=reference,
         legs=[
-            Leg(escrow_account(table=table), -stake),
-            Leg(stack_account(player=player, table=table), stake),
+            Leg(_escrow(table), -stake),
+            Leg(_stack(player, table), stake),
         ],
         player=player,
         round=round,
@@ -273,8 +372,8 @@ def wallet_practice_fund(*, player: User, table: Table, amount: int, reference: 
         kind=Transaction.Kind.PRACTICE_FUND,
         reference=reference,
         legs=[
-            Leg(issuer_account(), -amount),
-            Leg(stack_account(player=player, table=table), amount),
+            Leg(_ISSUER, -amount),
+            Leg(_stack(player, table), amount),
         ],
         player=player,
     )
@@ -292,6 +391,6 @@ def wallet_practice_return(*, player: User, table: Table, reference: str) -> Tra
     return post(
         kind=Transaction.Kind.PRACTICE_RETURN,
         reference=reference,
-        legs=[Leg(stack, -stack.balance), Leg(issuer_account(), stack.balance)],
+        legs=[Leg(stack, -stack.balance), Leg(_ISSUER, stack.balance)],
         player=player,
     )

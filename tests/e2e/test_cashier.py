@@ -11,9 +11,7 @@ LANGUAGES = ("en", "de", "it", "nl")
 
 
 @pytest.mark.django_db(transaction=True)
-def test_deposits_in_each_language_and_a_double_click_deposits_once(
-    page, signed_in, money, ledger
-):
+def test_deposits_in_each_language_and_a_double_click_deposits_once(page, signed_in, money, ledger):
     player = signed_in("carla")
     page.goto("/cashier/")
     balance = page.get_by_test_id("wallet-balance")

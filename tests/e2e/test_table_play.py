@@ -59,6 +59,13 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
     rebuy = board.locator("details.rebuy")
     road = board.locator(".road > li:not(.road-empty)")
 
+    busy = page.locator(".htmx-request, .htmx-swapping, .htmx-settling")
+
+    def settled() -> None:
+        # htmx binds the swapped-in board at the end of its settle step (20 ms);
+        # a person does not act faster than that, the test waits for it.
+        expect(busy).to_have_count(0)
+
     def expect_stack_is_ledger() -> None:
         expect(stack).to_have_text(money(ledger.stack(player, table)))
 
@@ -66,10 +73,13 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
         if rebuy.get_attribute("open") is None:
             rebuy.locator("summary").click()
         rebuy.locator("input[name=amount]").fill(str(units))
-        before = ledger.wallet(player)
+        wallet_before = ledger.wallet(player)
+        stack_after = ledger.stack(player, table) + units * UNIT
         rebuy.locator("button[type=submit]").click()
-        expect(stack).to_have_text(money(ledger.stack(player, table)))
-        assert ledger.wallet(player) == before - units * UNIT
+        expect(stack).to_have_text(money(stack_after))
+        settled()
+        assert ledger.stack(player, table) == stack_after
+        assert ledger.wallet(player) == wallet_before - units * UNIT
 
     # The stack is empty: the table asks for a buy-in. Buy in a small amount only.
     expect(stack).to_have_text(money(0))
@@ -85,6 +95,7 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
         expect(board.locator(".hands.dealing .result-banner")).to_be_visible()
         expect(stake).to_have_text(money(0))
         expect_stack_is_ledger()
+        settled()
 
     # Ten rounds with the mouse: choose a chip, click a spot, DEAL.
     mouse_rounds = [
@@ -107,9 +118,11 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
             board.locator(f".spot-{spot} .spot-add").click()
             total += chip_units[chip]
             expect(stake).to_have_text(money(total * UNIT))
+            settled()
         if number == 2:  # the − button takes a chip back
             board.locator(".spot-player .spot-remove").click()
             expect(stake).to_have_text(money(1 * UNIT))
+            settled()
         board.locator("#btn-deal").click()
         played += 1
         expect_dealt()
@@ -121,6 +134,7 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
         page.keyboard.press(name)
         if stake_units is not None:
             expect(stake).to_have_text(money(stake_units * UNIT))
+            settled()
 
     for number in range(10):
         if number == 0:
@@ -163,6 +177,7 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
     board.locator(".chips label.chip-5").click()
     board.locator(".spot-player .spot-add").click()
     expect(board.locator(".form-errors")).to_be_visible()
+    settled()
     expect(stake).to_have_text(money(0))
     expect_stack_is_ledger()
     # ... so rebuy at the table, then the big bet goes through.
@@ -170,6 +185,7 @@ def test_new_player_plays_by_mouse_and_keyboard_then_cashes_out(page, money, led
     board.locator(".chips label.chip-5").click()
     board.locator(".spot-player .spot-add").click()
     expect(stake).to_have_text(money(500 * UNIT))
+    settled()
     board.locator("#btn-deal").click()
     played += 1
     expect_dealt()

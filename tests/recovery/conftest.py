@@ -334,6 +334,3 @@ def round_id_from(text: str) -> int | None:
     match = re.search(r'name="round"[^>]*value="(\d+)"', text)
     return int(match.group(1)) if match else None
 
-
-# The browser tests here use the e2e suite's Chromium.
-from tests.e2e.conftest import browser  # noqa: E402, F401

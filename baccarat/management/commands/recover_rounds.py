@@ -14,8 +14,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--grace",
             type=int,
-            default=services.RECOVERY_GRACE_SECONDS,
-            help="Only rounds locked at least this many seconds ago.",
+            default=None,
+            help="Only rounds locked at least this many seconds ago (default: settings).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -1,0 +1,49 @@
+"""``post`` inside a caller's transaction runs without a savepoint of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import transaction
+
+from wallet import services
+from wallet.errors import InsufficientFunds, ReferenceConflict
+from wallet.models import Entry, Transaction
+
+
+def test_refusal_leaves_the_callers_transaction_usable(alice: Any, table: Any) -> None:
+    with transaction.atomic():
+        with pytest.raises(InsufficientFunds):
+            services.wallet_rebuy(player=alice, table=table, amount=10**11, reference="big")
+        services.wallet_rebuy(player=alice, table=table, amount=100, reference="small")
+        with pytest.raises(ReferenceConflict):
+            services.wallet_rebuy(player=alice, table=table, amount=200, reference="small")
+        assert not transaction.get_connection().needs_rollback
+    assert list(Transaction.objects.filter(kind="rebuy").values_list("reference", flat=True)) == [
+        "small"
+    ]
+    assert services.stack_account(player=alice, table=table).balance == 100
+
+
+def test_failure_after_the_first_write_dooms_the_callers_transaction(
+    alice: Any, table: Any
+) -> None:
+    with transaction.atomic():
+        with (
+            mock.patch.object(Entry.objects, "bulk_create", side_effect=RuntimeError("boom")),
+            pytest.raises(RuntimeError),
+        ):
+            services.wallet_rebuy(player=alice, table=table, amount=100, reference="half")
+        assert transaction.get_connection().needs_rollback  # rolled back on leaving
+    assert not Transaction.objects.filter(reference="half").exists()
+
+
+def test_replay_carries_the_original_entries(alice: Any, table: Any) -> None:
+    first = services.wallet_rebuy(player=alice, table=table, amount=100, reference="again")
+    again = services.wallet_rebuy(player=alice, table=table, amount=100, reference="again")
+    assert again.pk == first.pk
+    assert sorted((e.account.kind, e.amount, e.balance_after) for e in again.posted_entries) == (
+        sorted((e.account.kind, e.amount, e.balance_after) for e in first.posted_entries)
+    )
