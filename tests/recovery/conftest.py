@@ -333,4 +333,3 @@ def new_token() -> str:
 def round_id_from(text: str) -> int | None:
     match = re.search(r'name="round"[^>]*value="(\d+)"', text)
     return int(match.group(1)) if match else None
-
