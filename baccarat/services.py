@@ -116,8 +116,8 @@ def _staked_plays(round: Round) -> list[Play]:
         # What ``prefetch_related("bets")`` would leave, without its second query.
         cached = play.bets.all()
         cached._result_cache = bets[play.pk]
-        cached._prefetch_done = True
-        play._prefetched_objects_cache = {"bets": cached}
+        cached._prefetch_done = True  # type: ignore[attr-defined]
+        play._prefetched_objects_cache = {"bets": cached}  # type: ignore[attr-defined]
     return list(plays.values())
 
 
