@@ -33,7 +33,7 @@ class Table(models.Model):
         NONE = "none", _("No burn")
 
     class Commission(models.TextChoices):
-        FIVE_PERCENT = "five_percent", _("5% commission on banker wins")
+        FIVE_PERCENT = "five_percent", _("Banker wins pay 1:1 less 5%")
         BANKER_SEVEN = "banker_seven", _("No commission, banker three-card 7 pushes")
 
     name = models.CharField(_("name"), max_length=80)

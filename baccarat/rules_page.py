@@ -25,6 +25,7 @@ from baccarat.engine import (
 )
 from baccarat.engine.odds import BetOdds
 from baccarat.models import Bet, Table
+from baccarat.services import rule_set_from_snapshot
 
 # Worked examples of card values, shown with the engine's own totals.
 EXAMPLES = ("9H 7C", "5D 5S 5H", "TC 9D")
@@ -32,15 +33,7 @@ EXAMPLES = ("9H 7C", "5D 5S 5H", "TC 9D")
 
 def table_rule_set(table: Table) -> RuleSet:
     """The engine's rule set for a table's current configuration."""
-    return RuleSet(
-        decks=table.decks,
-        commission=table.commission,
-        tie_pays=table.tie_pays,
-        pairs_enabled=table.pairs_enabled,
-        allow_player_and_banker=table.allow_player_and_banker,
-        penetration_permille=table.penetration_percent * 10,
-        burn=table.burn,
-    )
+    return rule_set_from_snapshot(table.rule_snapshot())
 
 
 @lru_cache(maxsize=64)

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from baccarat import engine
 from baccarat.faults import fault_point
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
+from baccarat.selectors import stack_balance
 from wallet import services as wallet
 from wallet.models import Account, Transaction
 
@@ -72,7 +73,11 @@ class LockResult:
 
 def rules_of(round: Round) -> engine.RuleSet:
     """The engine rule set of a round's rule snapshot."""
-    rules = round.rules
+    return rule_set_from_snapshot(round.rules)
+
+
+def rule_set_from_snapshot(rules: dict[str, Any]) -> engine.RuleSet:
+    """The engine rule set of a rule snapshot (``Table.rule_snapshot()``)."""
     return engine.RuleSet(
         decks=rules["decks"],
         commission=engine.CommissionMode(rules["commission"]),
@@ -119,15 +124,6 @@ def _staked_plays(round: Round) -> list[Play]:
         cached._prefetch_done = True  # type: ignore[attr-defined]
         play._prefetched_objects_cache = {"bets": cached}  # type: ignore[attr-defined]
     return list(plays.values())
-
-
-def _stack_balance(*, player: User, table: Table) -> int:
-    balance = (
-        Account.objects.filter(kind=Account.Kind.STACK, owner=player, table=table)
-        .values_list("balance", flat=True)
-        .first()
-    )
-    return balance or 0
 
 
 def _new_shoe(*, table: Table, round: Round, number: int, finished: bool) -> Shoe:
@@ -213,7 +209,7 @@ def _check_stakes(*, round: Round, player: User, stakes: dict[str, int]) -> None
     for kind, stake in stakes.items():
         if stake > limits[kind][1]:
             raise RoundError("above_max")
-    if sum(stakes.values()) > _stack_balance(player=player, table=round.table):
+    if sum(stakes.values()) > stack_balance(player=player, table=round.table):
         raise RoundError("stack_short")
 
 
@@ -662,7 +658,7 @@ def practice_finish(*, session_id: int) -> PracticeSession:
         )
         if not session.is_active:
             return session
-        session.final_chips = _stack_balance(player=session.player, table=session.table)
+        session.final_chips = stack_balance(player=session.player, table=session.table)
         wallet.wallet_practice_return(
             player=session.player, table=session.table, reference=f"practice:{session.pk}:return"
         )

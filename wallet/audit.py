@@ -133,32 +133,8 @@ def _round_checks() -> tuple[int, list[str]]:
     ]
 
     settled = Q(round__state=Round.State.SETTLED)
-    staked: dict[tuple[int, int], int] = defaultdict(int)
-    for round_id, player_id, amount in (
-        Entry.objects.filter(
-            transaction__kind=Transaction.Kind.STAKE,
-            transaction__round__state=Round.State.SETTLED,
-            account__kind=Account.Kind.ESCROW,
-        )
-        .values_list("transaction__round", "transaction__player")
-        .annotate(total=Sum("amount"))
-        .values_list("transaction__round", "transaction__player", "total")
-        .order_by()
-    ):
-        staked[(round_id, player_id)] = amount
-    paid: dict[tuple[int, int], int] = defaultdict(int)
-    for round_id, player_id, amount in (
-        Entry.objects.filter(
-            transaction__kind=Transaction.Kind.SETTLE,
-            transaction__round__state=Round.State.SETTLED,
-            account__kind=Account.Kind.STACK,
-        )
-        .values_list("transaction__round", "transaction__player")
-        .annotate(total=Sum("amount"))
-        .values_list("transaction__round", "transaction__player", "total")
-        .order_by()
-    ):
-        paid[(round_id, player_id)] = amount
+    staked = _settled_sums(Transaction.Kind.STAKE, Account.Kind.ESCROW)
+    paid = _settled_sums(Transaction.Kind.SETTLE, Account.Kind.STACK)
     bets = {
         row["play"]: (row["stakes"] or 0, row["payouts"] or 0)
         for row in Bet.objects.filter(play__round__state=Round.State.SETTLED)
@@ -191,3 +167,22 @@ def _round_checks() -> tuple[int, list[str]]:
             )
     rounds_checked = Round.objects.filter(state__in=finished).count()
     return rounds_checked, violations
+
+
+def _settled_sums(kind: str, account_kind: str) -> defaultdict[tuple[int, int], int]:
+    """Per (round, player) of settled rounds: the sum moved on ``account_kind`` by ``kind``."""
+    sums: defaultdict[tuple[int, int], int] = defaultdict(int)
+    rows = (
+        Entry.objects.filter(
+            transaction__kind=kind,
+            transaction__round__state="settled",  # Round.State.SETTLED
+            account__kind=account_kind,
+        )
+        .values_list("transaction__round", "transaction__player")
+        .annotate(total=Sum("amount"))
+        .values_list("transaction__round", "transaction__player", "total")
+        .order_by()
+    )
+    for round_id, player_id, amount in rows:
+        sums[(round_id, player_id)] = amount
+    return sums

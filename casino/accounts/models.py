@@ -25,8 +25,6 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
-        verbose_name = _("user")
-        verbose_name_plural = _("users")
 
     def __str__(self) -> str:
         return self.username
