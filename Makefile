@@ -27,12 +27,7 @@ setup: install messages migrate demo
 
 # Web server, Celery worker and Celery beat on the embedded default; Ctrl-C stops all three.
 run: setup
-	@echo "Casino on http://127.0.0.1:8000 (Ctrl-C stops web, worker and beat)"
-	@trap 'kill 0' INT TERM; \
-	$(PY) -m celery -A casino worker --loglevel=INFO --concurrency=2 & \
-	$(PY) -m celery -A casino beat --loglevel=INFO & \
-	$(PY) manage.py runserver 127.0.0.1:8000 & \
-	wait
+	$(PY) manage.py runall
 
 test: install messages
 	$(PY) -m pytest $(PYTEST_ARGS)
