@@ -170,3 +170,23 @@ def test_rebet_repeats_the_last_bets(client_alice: Any, table: Table) -> None:
     assert list(Bet.objects.filter(play__round=current).values_list("kind", "stake")) == [
         ("banker", 2500)
     ]
+
+
+@pytest.mark.parametrize(
+    ("codes", "title"),
+    [
+        ("9H 9D TC TS", "Tie: Player and Banker bets push"),
+        ("9H 8D TC TS", "Player wins"),
+        ("8H 9D TC TS", "Banker wins"),
+    ],
+)
+def test_result_banner_names_the_outcome_once(
+    client: Any, alice: Any, cut_table: Table, rigged_shoe: Any, codes: str, title: str
+) -> None:
+    wallet.wallet_rebuy(player=alice, table=cut_table, amount=100_00, reference="banner-rebuy")
+    rigged_shoe(cut_table, codes)
+    client.force_login(alice)
+    _bet(client, cut_table, "player", 500)
+    html = client.post(_url("table_deal", cut_table), {}, **HTMX).content.decode()
+    banner = html.split('class="result-title">', 1)[1].split("</p>", 1)[0]
+    assert banner == title
