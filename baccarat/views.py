@@ -10,12 +10,11 @@ import csv
 import secrets
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -33,16 +32,9 @@ from baccarat.forms import (
 from baccarat.models import Bet, Play, PracticeSession, Round, Table
 from wallet.errors import WalletError
 
-APP_VERSION = "0.1.0"
+APP_VERSION = "0.1.0"  # keep equal to [project] version in pyproject.toml
 PROTOCOL_PAGE_SIZE = 25
 DOMAIN_ERRORS = (engine.EngineError, services.RoundError, WalletError)
-
-
-def _rules_url(table: Table) -> str | None:
-    try:
-        return reverse("table_rules", args=[table.slug])
-    except NoReverseMatch:
-        return None
 
 
 def _render_table(
@@ -71,8 +63,7 @@ def _render_table(
         "last_hands": selectors.hand_cards(state.last.round) if state.last else None,
         "chip_unit": services.chip_unit(table),
         "notices": notices or [],
-        "rules_url": _rules_url(table),
-        "version": getattr(settings, "CASINO_VERSION", APP_VERSION),
+        "version": APP_VERSION,
     }
     template = "baccarat/table.html#board" if request.htmx else "baccarat/table.html"  # type: ignore[attr-defined]
     return render(request, template, context)

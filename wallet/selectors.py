@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
-from django.urls import NoReverseMatch, reverse
 
 from wallet.models import Account, Entry
 
@@ -34,11 +33,3 @@ def player_entries(*, player: User) -> QuerySet[Entry]:
         .select_related("transaction", "account", "account__table")
         .order_by("-id")
     )
-
-
-def round_url(round_id: int) -> str:
-    """The protocol page of a round (a plain path until the protocol view exists)."""
-    try:
-        return reverse("baccarat:protocol_detail", args=[round_id])
-    except NoReverseMatch:
-        return f"/protocol/{round_id}/"

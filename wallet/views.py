@@ -16,7 +16,7 @@ from casino.templatetags.casino import format_money
 from wallet.cashier import cashier_deposit, deposit_limit_set, deposit_limit_status
 from wallet.errors import WalletError
 from wallet.forms import PRESET_UNITS, DepositForm, DepositLimitForm
-from wallet.selectors import player_entries, player_stacks, round_url, wallet_balance
+from wallet.selectors import player_entries, player_stacks, wallet_balance
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -113,14 +113,5 @@ def _done(request: HttpRequest, notice: str) -> HttpResponse:
 def history(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(player_entries(player=_player(request)), HISTORY_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
-    rows = [
-        {
-            "entry": entry,
-            "round_url": round_url(entry.transaction.round_id)
-            if entry.transaction.round_id
-            else "",
-        }
-        for entry in page.object_list
-    ]
     template = "wallet/history.html#history" if _is_htmx(request) else "wallet/history.html"
-    return render(request, template, {"page": page, "rows": rows})
+    return render(request, template, {"page": page})
