@@ -10,3 +10,8 @@ class BaccaratConfig(AppConfig):
 
     def ready(self) -> None:
         from baccarat import notices  # noqa: F401  (connects the login signal)
+        from baccarat.selectors import player_has_round_in_play
+        from wallet.cashier import register_in_play_check
+
+        # A deposit waits while one of the player's rounds is being dealt.
+        register_in_play_check(player_has_round_in_play)

@@ -13,8 +13,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
+from baccarat.errors import RoundError
 from baccarat.models import Bet, Round, Table
-from baccarat.services import RoundError
 from wallet.errors import WalletError
 
 ENGINE_MESSAGES: dict[str, Any] = {

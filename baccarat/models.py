@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 
@@ -140,31 +140,99 @@ class Table(models.Model):
 
 
 class Shoe(models.Model):
-    """A shuffled shoe: its full card order is stored server-side from the start."""
+    """A shuffled shoe: its full card order is stored server-side from the start.
+
+    A full table deals every round from one shared shoe; at a single-player table each
+    player has shoes of their own (``player``), as single-player games do, so one
+    player's rounds never wait for another's. Either way a card position is dealt to
+    at most one round: ``DealtCard`` holds one row per position taken, unique per shoe.
+
+    The order (in ``state``) is secret until the shoe has ended and every round dealt
+    from it is final; then ``revealed_at`` is set and anyone can check it against the
+    ``commitment`` published from the first hand.
+    """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="shoes",
+        help_text=_("The player whose own shoe this is, at a single-player table."),
+    )
     number = models.PositiveIntegerField(_("shoe number"))
     state = models.JSONField(_("engine state"))
     commitment = models.CharField(_("SHA-256 commitment"), max_length=64)
+    cut_position = models.PositiveIntegerField(_("cut at"), null=True, blank=True)
+    burn_card = models.CharField(_("burn card"), max_length=2, blank=True)
+    burned_count = models.PositiveSmallIntegerField(_("cards burned"), default=0)
     hands_dealt = models.PositiveIntegerField(_("hands dealt"), default=0)
     is_finished = models.BooleanField(_("finished"), default=False)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    revealed_at = models.DateTimeField(_("order revealed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("shoe")
         verbose_name_plural = _("shoes")
         constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="shoe_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table", "number"],
+                condition=Q(player__isnull=True),
+                name="shoe_number_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "player", "number"],
+                condition=Q(player__isnull=False),
+                name="shoe_number_per_player",
+            ),
             models.UniqueConstraint(
                 fields=["table"],
-                condition=Q(is_finished=False),
+                condition=Q(is_finished=False, player__isnull=True),
                 name="one_open_shoe_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "player"],
+                condition=Q(is_finished=False, player__isnull=False),
+                name="one_open_shoe_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(revealed_at__isnull=True) | Q(is_finished=True),
+                name="shoe_revealed_only_when_finished",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
+class DealtCard(models.Model):
+    """A card position taken from a shoe: dealt to a round, or burned (no round).
+
+    The unique (shoe, position) pair is the database's guard that no card of a shoe
+    ever reaches two rounds, whatever the code above it does.
+    """
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="dealt_cards")
+    position = models.PositiveSmallIntegerField(_("position"))
+    round = models.ForeignKey(
+        "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="dealt_cards"
+    )
+
+    class Meta:
+        verbose_name = _("dealt card")
+        verbose_name_plural = _("dealt cards")
+        constraints = [
+            models.UniqueConstraint(fields=["shoe", "position"], name="card_dealt_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.shoe_id}:{self.position}"
 
 
 class Round(models.Model):
@@ -198,8 +266,12 @@ class Round(models.Model):
         _("completion"), max_length=16, choices=Completion.choices, blank=True
     )
     rules = models.JSONField(_("rules"))
-    # The shoe position the coup starts at, fixed when the round locks.
+    # The coup's cards are drawn when the round locks: positions start (included) to end
+    # (excluded) of the shoe's dealing order, and the cards in deal order, which nobody
+    # sees before the deal copies them into the hands below.
     start_position = models.PositiveIntegerField(null=True, blank=True)
+    end_position = models.PositiveIntegerField(null=True, blank=True)
+    reserved_cards = models.CharField(max_length=12, blank=True, editable=False)
     player_cards = models.CharField(_("player cards"), max_length=16, blank=True)
     banker_cards = models.CharField(_("banker cards"), max_length=16, blank=True)
     player_total = models.PositiveSmallIntegerField(_("player total"), null=True, blank=True)
@@ -208,6 +280,12 @@ class Round(models.Model):
     natural = models.BooleanField(_("natural"), default=False)
     void_reason = models.TextField(_("void reason"), blank=True)
     recovery_note = models.TextField(_("recovery trail"), blank=True)
+    recovery_attempts = models.PositiveSmallIntegerField(_("recovery attempts"), default=0)
+    needs_attention = models.BooleanField(
+        _("needs attention"),
+        default=False,
+        help_text=_("Voided by the server after its completion kept failing; support looks."),
+    )
     deadline = models.DateTimeField(_("betting deadline"), null=True, blank=True)
     created_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
     locked_at = models.DateTimeField(_("locked"), null=True, blank=True)
@@ -222,10 +300,23 @@ class Round(models.Model):
                 condition=~Q(state="void") | ~Q(void_reason=""),
                 name="void_round_has_reason",
             ),
+            models.CheckConstraint(
+                condition=Q(state="betting") | Q(state="void") | ~Q(reserved_cards=""),
+                name="locked_round_has_its_cards",
+            ),
+            models.CheckConstraint(
+                condition=Q(end_position__isnull=True) | Q(end_position__gt=F("start_position")),
+                name="round_positions_ascend",
+            ),
         ]
         indexes = [
             models.Index(fields=["state", "locked_at"], name="round_state_locked"),
             models.Index(fields=["table", "-created_at"], name="round_table_recent"),
+            models.Index(
+                fields=["shoe"],
+                condition=Q(state__in=["betting", "locked"]),
+                name="round_open_per_shoe",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -344,3 +435,13 @@ class PracticeSession(models.Model):
     @property
     def is_active(self) -> bool:
         return self.state == self.State.ACTIVE
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last ran; ``/health/`` reads it to catch a dead beat."""
+
+    name = models.CharField(max_length=40, unique=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.at.isoformat()}"

@@ -25,7 +25,7 @@ from baccarat.engine import (
 )
 from baccarat.engine.odds import BetOdds
 from baccarat.models import Bet, Table
-from baccarat.services import rule_set_from_snapshot
+from baccarat.rule_sets import rule_set_from_snapshot
 
 # Worked examples of card values, shown with the engine's own totals.
 EXAMPLES = ("9H 7C", "5D 5S 5H", "TC 9D")

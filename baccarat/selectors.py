@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from baccarat.models import Bet, Play, PracticeSession, Round, Table
-from wallet.models import Account
+from wallet.models import Account, Transaction
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -186,3 +186,13 @@ def protocol_play(*, player: User, round_id: int) -> Play:
     if play is None:
         raise Http404
     return play
+
+
+def player_has_round_in_play(player: User) -> bool:
+    """Whether the player has money in play: a locked round of theirs (being dealt), or
+    a stake escrowed in a round still taking bets."""
+    if Round.objects.filter(plays__player=player, state=Round.State.LOCKED).exists():
+        return True
+    return Transaction.objects.filter(
+        player=player, kind=Transaction.Kind.STAKE, round__state=Round.State.BETTING
+    ).exists()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from baccarat import services
+from baccarat import recovery
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def recover_rounds() -> int:
-    """Finish rounds left LOCKED (or BETTING past their deadline with escrowed stakes)."""
-    return len(services.recover_rounds())
+    """Finish rounds left LOCKED by a crash or a lost connection."""
+    report = recovery.recover_rounds()
+    return len(report.completed) + len(report.voided)

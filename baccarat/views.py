@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import engine, selectors, services
+from baccarat import betting, engine, rounds, selectors, stacks
+from baccarat.errors import RoundError
 from baccarat.forms import (
     BetForm,
     DealForm,
@@ -30,11 +31,13 @@ from baccarat.forms import (
     add_domain_error,
 )
 from baccarat.models import Bet, Play, PracticeSession, Round, Table
+from baccarat.practice import practice_start
+from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
 
 APP_VERSION = "0.1.0"  # keep equal to [project] version in pyproject.toml
 PROTOCOL_PAGE_SIZE = 25
-DOMAIN_ERRORS = (engine.EngineError, services.RoundError, WalletError)
+DOMAIN_ERRORS = (engine.EngineError, RoundError, WalletError)
 
 
 def _render_table(
@@ -61,7 +64,7 @@ def _render_table(
         "spots": [(kind, label) for kind, label in Bet.Kind.choices if kind in table.limits()],
         "just_dealt": just_dealt,
         "last_hands": selectors.hand_cards(state.last.round) if state.last else None,
-        "chip_unit": services.chip_unit(table),
+        "chip_unit": chip_unit(table),
         "notices": notices or [],
         "version": APP_VERSION,
     }
@@ -89,16 +92,16 @@ def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
     form = BetForm(request.POST, table=table)
     if form.is_valid():
         try:
-            round = services.round_open(table=table, player=request.user)  # type: ignore[arg-type]
+            round = betting.round_open(table=table, player=request.user)  # type: ignore[arg-type]
             if form.cleaned_data["take_back"]:
-                services.bet_remove(
+                betting.bet_remove(
                     round=round,
                     player=request.user,  # type: ignore[arg-type]
                     kind=form.cleaned_data["spot"],
                     amount=form.cleaned_data["amount"],
                 )
             else:
-                services.bet_place(
+                betting.bet_place(
                     round=round,
                     player=request.user,  # type: ignore[arg-type]
                     kind=form.cleaned_data["spot"],
@@ -114,7 +117,7 @@ def _betting_action(request: HttpRequest, slug: str, action: Any) -> HttpRespons
     form = EmptyForm(request.POST)
     if form.is_valid():
         try:
-            round = services.round_open(table=table, player=request.user)  # type: ignore[arg-type]
+            round = betting.round_open(table=table, player=request.user)  # type: ignore[arg-type]
             action(round=round, player=request.user)
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
@@ -124,13 +127,13 @@ def _betting_action(request: HttpRequest, slug: str, action: Any) -> HttpRespons
 @login_required
 @require_POST
 def table_clear(request: HttpRequest, slug: str) -> HttpResponse:
-    return _betting_action(request, slug, services.bets_clear)
+    return _betting_action(request, slug, betting.bets_clear)
 
 
 @login_required
 @require_POST
 def table_rebet(request: HttpRequest, slug: str) -> HttpResponse:
-    return _betting_action(request, slug, services.bets_rebet)
+    return _betting_action(request, slug, betting.bets_rebet)
 
 
 @login_required
@@ -149,11 +152,11 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 round = mine.filter(pk=round_id).first()
                 if round is None:
-                    raise services.RoundError("round_unknown")
+                    raise RoundError("round_unknown")
             if round is None:
                 raise engine.NoBet()
             if round.state != Round.State.SETTLED:  # a double DEAL shows the same round
-                result = services.round_play(round_id=round.pk)
+                result = rounds.round_play(round_id=round.pk)
                 # Render the result from the plays the settle loaded, not read again.
                 settled = next(
                     (
@@ -186,7 +189,7 @@ def table_rebuy(request: HttpRequest, slug: str) -> HttpResponse:
     form = RebuyForm(request.POST)
     if form.is_valid():
         try:
-            services.table_rebuy(
+            stacks.table_rebuy(
                 player=request.user,  # type: ignore[arg-type]
                 table=table,
                 amount=form.cleaned_data["amount"],
@@ -206,7 +209,7 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
     form = EmptyForm(request.POST)
     if form.is_valid():
         try:
-            services.table_exit(player=request.user, table=table)  # type: ignore[arg-type]
+            stacks.table_exit(player=request.user, table=table)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     if form.errors:
@@ -230,7 +233,7 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
 def practice_new(request: HttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        session = services.practice_start(player=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        session = practice_start(player=request.user, **form.cleaned_data)  # type: ignore[arg-type]
         return redirect("baccarat:table", slug=session.table.slug)
     sessions = PracticeSession.objects.filter(player=request.user).order_by("-pk")[:10]
     return render(request, "baccarat/practice_new.html", {"form": form, "sessions": sessions})

@@ -105,6 +105,15 @@ TEMPLATES = [
 ]
 
 # Database: SQLite (WAL, immediate transactions) unless DATABASE_URL says otherwise.
+# synchronous=FULL syncs the WAL on every commit, so a committed round survives a power
+# cut, not only a killed process; NORMAL is faster and loses the last commits on power
+# loss. The README has the measured cost of each.
+SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "FULL").upper()
+if SQLITE_SYNCHRONOUS not in {"FULL", "NORMAL", "EXTRA"}:
+    raise ImproperlyConfigured("SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA.")
+SQLITE_INIT = (
+    f"PRAGMA journal_mode=WAL;PRAGMA synchronous={SQLITE_SYNCHRONOUS};PRAGMA foreign_keys=ON;"
+)
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
@@ -114,9 +123,7 @@ if DATABASE_URL:
         DATABASES["default"]["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": (
-                "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
-            ),
+            "init_command": SQLITE_INIT,
         }
 else:
     DATABASES = {
@@ -126,9 +133,7 @@ else:
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": (
-                    "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
-                ),
+                "init_command": SQLITE_INIT,
             },
             "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
         }
@@ -219,12 +224,15 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "celery" / "broker"
     _broker_dir.mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
+    (VAR_DIR / "celery" / "control").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT = "casino.broker:Transport"  # atomic message files
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
         "store_processed": False,
+        # Kombu's exchange tables; left unset they land in ./control of the checkout.
+        "control_folder": str(VAR_DIR / "celery" / "control"),
     }
 else:
     # Longer than any countdown we schedule, so a message is never redelivered early.
@@ -240,6 +248,11 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CASINO_RECOVERY_INTERVAL_SECONDS = env_int("CASINO_RECOVERY_INTERVAL_SECONDS", 5)
 # A LOCKED round untouched this long is finished by the recovery task.
 CASINO_RECOVERY_GRACE_SECONDS = env_int("CASINO_RECOVERY_GRACE_SECONDS", 5)
+# A round whose completion failed this often is voided (stakes back) and flagged for support.
+CASINO_RECOVERY_MAX_ATTEMPTS = env_int("CASINO_RECOVERY_MAX_ATTEMPTS", 5)
+# /health/ answers 503 when the sweep has not run for 3 intervals, or a round has been
+# LOCKED longer than this.
+CASINO_HEALTH_MAX_ROUND_AGE_SECONDS = env_int("CASINO_HEALTH_MAX_ROUND_AGE_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
     "recover-rounds": {
         "task": "baccarat.tasks.recover_rounds",

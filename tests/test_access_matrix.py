@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from baccarat import services
+from baccarat import betting, practice, rounds
 from casino.accounts.models import User
 from wallet.services import wallet_rebuy
 
@@ -109,10 +109,10 @@ def objects(alice, bob, single_table):
     tableadmin = User.objects.create_user(username="tara", is_staff=True)
     tableadmin.groups.add(Group.objects.get(name="Table admin"))
     wallet_rebuy(player=alice, table=single_table, amount=100_00, reference="matrix-rebuy")
-    round = services.round_open(table=single_table, player=alice)
-    services.bet_place(round=round, player=alice, kind="banker", amount=500)
-    services.round_play(round_id=round.pk)
-    practice = services.practice_start(
+    round = betting.round_open(table=single_table, player=alice)
+    betting.bet_place(round=round, player=alice, kind="banker", amount=500)
+    rounds.round_play(round_id=round.pk)
+    session = practice.practice_start(
         player=alice,
         decks=8,
         starting_chips=1000_00,
@@ -129,7 +129,7 @@ def objects(alice, bob, single_table):
         "superuser": superuser,
         "table": single_table,
         "round": round,
-        "practice": practice,
+        "practice": session,
     }
 
 

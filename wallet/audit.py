@@ -1,5 +1,8 @@
 """Proof that the ledger is whole, on any database.
 
+These are the ledger's own invariants; the game adds its checks of rounds against the
+ledger in ``baccarat.audit``, which ``manage.py audit_ledger`` runs together with these.
+
 ``audit_ledger()`` returns one line per violation (an empty list means clean);
 ``manage.py audit_ledger`` prints them. Every check is an aggregate query, so the
 audit stays cheap as the ledger grows.
@@ -7,7 +10,6 @@ audit stays cheap as the ledger grows.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import F, OuterRef, Q, Subquery, Sum, Window
@@ -19,7 +21,7 @@ from wallet.models import Account, Entry, Transaction
 class AuditReport:
     transactions: int = 0
     accounts: int = 0
-    rounds: int = 0
+    rounds: int = 0  # filled in by the game's own checks (``baccarat.audit``)
     violations: list[str] = field(default_factory=list)
 
 
@@ -37,9 +39,6 @@ def audit_ledger_report() -> AuditReport:
     report.violations += _stale_balances()
     report.violations += _broken_running_balances()
     report.violations += _negative_player_accounts()
-    rounds, round_violations = _round_checks()
-    report.rounds = rounds
-    report.violations += round_violations
     return report
 
 
@@ -109,80 +108,3 @@ def _negative_player_accounts() -> list[str]:
         f"entry {pk} took account {account_id} below zero: {after}"
         for pk, account_id, after in entries
     ]
-
-
-def _round_checks() -> tuple[int, list[str]]:
-    from baccarat.models import Bet, Play, Round  # the wallet does not need the game to import
-
-    finished = [Round.State.SETTLED, Round.State.VOID]
-    violations: list[str] = []
-
-    # Escrow must be empty once a round is over: every stake settled or refunded.
-    escrow_left = (
-        Entry.objects.filter(
-            account__kind=Account.Kind.ESCROW, transaction__round__state__in=finished
-        )
-        .values("transaction__round")
-        .annotate(left=Sum("amount"))
-        .exclude(left=0)
-        .order_by("transaction__round")
-    )
-    violations += [
-        f"round {row['transaction__round']}: {row['left']} left in escrow after it ended"
-        for row in escrow_left
-    ]
-
-    settled = Q(round__state=Round.State.SETTLED)
-    staked = _settled_sums(Transaction.Kind.STAKE, Account.Kind.ESCROW)
-    paid = _settled_sums(Transaction.Kind.SETTLE, Account.Kind.STACK)
-    bets = {
-        row["play"]: (row["stakes"] or 0, row["payouts"] or 0)
-        for row in Bet.objects.filter(play__round__state=Round.State.SETTLED)
-        .values("play")
-        .annotate(stakes=Sum("stake"), payouts=Sum("payout"))
-        .order_by()
-    }
-    plays = Play.objects.filter(settled).values_list(
-        "pk", "round_id", "player_id", "stake_total", "payout_total"
-    )
-    seen: set[tuple[int, int]] = set()
-    for play_id, round_id, player_id, stake_total, payout_total in plays:
-        key = (round_id, player_id)
-        seen.add(key)
-        bet_stakes, bet_payouts = bets.get(play_id, (0, 0))
-        if not staked[key] == stake_total == bet_stakes:
-            violations.append(
-                f"round {round_id}, player {player_id}: staked {staked[key]} in the ledger, "
-                f"play says {stake_total}, bets say {bet_stakes}"
-            )
-        if not paid[key] == payout_total == bet_payouts:
-            violations.append(
-                f"round {round_id}, player {player_id}: paid {paid[key]} in the ledger, "
-                f"play says {payout_total}, bets say {bet_payouts}"
-            )
-    for key in sorted((set(staked) | set(paid)) - seen):
-        if staked.get(key) or paid.get(key):
-            violations.append(
-                f"round {key[0]}, player {key[1]}: money moved without a play in the round"
-            )
-    rounds_checked = Round.objects.filter(state__in=finished).count()
-    return rounds_checked, violations
-
-
-def _settled_sums(kind: str, account_kind: str) -> defaultdict[tuple[int, int], int]:
-    """Per (round, player) of settled rounds: the sum moved on ``account_kind`` by ``kind``."""
-    sums: defaultdict[tuple[int, int], int] = defaultdict(int)
-    rows = (
-        Entry.objects.filter(
-            transaction__kind=kind,
-            transaction__round__state="settled",  # Round.State.SETTLED
-            account__kind=account_kind,
-        )
-        .values_list("transaction__round", "transaction__player")
-        .annotate(total=Sum("amount"))
-        .values_list("transaction__round", "transaction__player", "total")
-        .order_by()
-    )
-    for round_id, player_id, amount in rows:
-        sums[(round_id, player_id)] = amount
-    return sums

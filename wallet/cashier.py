@@ -1,13 +1,15 @@
 """The cashier: free play-money deposits within the player's own limits.
 
 A deposit is refused above the player's 24-hour limit and the global cap
-``CASINO_DEPOSIT_CAP_PER_DAY``, and while one of the player's rounds is in play.
+``CASINO_DEPOSIT_CAP_PER_DAY``, and while a registered check says the player has money
+in play (the game registers one: a round being dealt).
 Lowering a limit applies at once; raising it waits 24 hours, so a player can
 never undo a limit in the heat of the moment.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -95,15 +97,20 @@ def deposit_limit_status(*, player: User) -> LimitStatus:
     )
 
 
-def player_has_round_in_play(*, player: User) -> bool:
-    """A locked round the player takes part in, or a betting round holding their stake."""
-    from baccarat.models import Round  # the wallet does not depend on the game at import
+# Checks that a player has money in play somewhere (a round being dealt), registered by
+# the rooms above the wallet: the wallet knows nothing of games, only that a deposit
+# waits until no check says so (seed 002: deposits only at the start of a new game).
+_in_play_checks: list[Callable[[User], bool]] = []
 
-    if Round.objects.filter(plays__player=player, state=Round.State.LOCKED).exists():
-        return True
-    return Transaction.objects.filter(
-        player=player, kind=Transaction.Kind.STAKE, round__state=Round.State.BETTING
-    ).exists()
+
+def register_in_play_check(check: Callable[[User], bool]) -> None:
+    """Let a deposit wait while ``check(player)`` is true (registered once, at start-up)."""
+    if check not in _in_play_checks:
+        _in_play_checks.append(check)
+
+
+def player_has_money_in_play(*, player: User) -> bool:
+    return any(check(player) for check in _in_play_checks)
 
 
 def _lock_player(player: User) -> None:
@@ -126,7 +133,7 @@ def cashier_deposit(*, player: User, amount: int, reference: str) -> Transaction
         if Transaction.objects.filter(reference=reference).exists():
             # The ledger returns the original or raises ReferenceConflict.
             return wallet_deposit(player=player, amount=amount, reference=reference)
-        if player_has_round_in_play(player=player):
+        if player_has_money_in_play(player=player):
             raise RoundInPlay()
         now = timezone.now()
         limit = deposit_limit_effective(player=player, now=now)

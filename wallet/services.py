@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,8 +21,18 @@ from wallet.errors import InsufficientFunds, InvalidAmount, ReferenceConflict
 from wallet.models import Account, Entry, Transaction
 
 if TYPE_CHECKING:
-    from baccarat.models import Round, Table
     from casino.accounts.models import User
+
+
+class Place(Protocol):
+    """Where money sits or moves for: a table, a round. The wallet needs only its key."""
+
+    @property
+    def pk(self) -> Any: ...
+
+
+Table = Place
+Round = Place
 
 MAX_AMOUNT = 10**12  # cents; far above any play-money figure, far below BigInteger
 
@@ -76,15 +86,15 @@ def wallet_account(*, player: User) -> Account:
 
 
 def stack_account(*, player: User, table: Table) -> Account:
-    return _get_or_create_account(kind=Account.Kind.STACK, owner=player, table=table)
+    return _get_or_create_account(kind=Account.Kind.STACK, owner=player, table_id=table.pk)
 
 
 def escrow_account(*, table: Table) -> Account:
-    return _get_or_create_account(kind=Account.Kind.ESCROW, owner=None, table=table)
+    return _get_or_create_account(kind=Account.Kind.ESCROW, owner=None, table_id=table.pk)
 
 
 def house_account(*, table: Table) -> Account:
-    return _get_or_create_account(kind=Account.Kind.HOUSE, owner=None, table=table)
+    return _get_or_create_account(kind=Account.Kind.HOUSE, owner=None, table_id=table.pk)
 
 
 def issuer_account() -> Account:
@@ -216,7 +226,12 @@ def _post(
         if account.kind in Account.NON_NEGATIVE_KINDS and account.balance + amount < 0:
             raise InsufficientFunds()
     try:
-        txn = Transaction.objects.create(kind=kind, reference=reference, player=player, round=round)
+        txn = Transaction.objects.create(
+            kind=kind,
+            reference=reference,
+            player=player,
+            round_id=round.pk if round is not None else None,
+        )
         entries = []
         for account_id, amount in wanted:
             account = locked[account_id]

@@ -11,7 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from baccarat.errors import RoundError
 from baccarat.models import Round
+from baccarat.rounds import round_void as void_service
 from casino.accounts.models import User
 from casino.support import selectors
 from casino.support.access import support_required
@@ -111,9 +113,6 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
 @support_required
 @require_http_methods(["POST"])
 def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
-    from baccarat.services import RoundError
-    from baccarat.services import round_void as void_service
-
     round = get_object_or_404(Round, pk=round_id)
     form = VoidForm(request.POST)
     if form.is_valid():

@@ -66,14 +66,21 @@ def stack_of() -> Callable[[Any, Table], int]:
 
 
 @pytest.fixture
-def rigged_shoe() -> Callable[[Table, str], Shoe]:
-    """An open shoe row at a cut-card table that deals ``codes`` first."""
+def rigged_shoe() -> Callable[..., Shoe]:
+    """An open shoe row at a cut-card table that deals ``codes`` first: the player's own
+    at a single-seat table, the table's shared one otherwise."""
 
-    def make(table: Table, codes: str) -> Shoe:
+    def make(table: Table, codes: str, player: Any = None) -> Shoe:
         order = [*engine.cards_from_codes(codes), *engine.fresh_cards(8)[:300]]
         shoe = engine.Shoe.from_cards(order, cut_card_index=len(order) - 10, decks=8)
+        state = shoe.to_state()
         return Shoe.objects.create(
-            table=table, number=1, state=shoe.to_state(), commitment=shoe.commitment()
+            table=table,
+            player=player if table.seats == 1 else None,
+            number=1,
+            state=state,
+            commitment=shoe.commitment(),
+            cut_position=0,
         )
 
     return make

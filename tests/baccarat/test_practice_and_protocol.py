@@ -6,7 +6,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from baccarat import services
+from baccarat import betting, rounds
 from baccarat.models import PracticeSession, Round, Table
 from wallet.models import Account, Transaction
 
@@ -65,9 +65,9 @@ def test_practice_session_end_to_end(client: Any, alice: Any) -> None:
 
 
 def _played_round(player: Any, table: Table, kind: str = "player") -> Round:
-    round = services.round_open(table=table, player=player)
-    services.bet_place(round=round, player=player, kind=kind, amount=100)
-    return services.round_play(round_id=round.pk).round
+    round = betting.round_open(table=table, player=player)
+    betting.bet_place(round=round, player=player, kind=kind, amount=100)
+    return rounds.round_play(round_id=round.pk).round
 
 
 def test_protocol_list_detail_and_export(client: Any, seated: Any, table: Table) -> None:
@@ -99,10 +99,10 @@ def test_protocol_of_another_player_is_404(
 
 
 def test_protocol_shows_void_reason(client: Any, seated: Any, support: Any, table: Table) -> None:
-    round = services.round_open(table=table, player=seated)
-    services.bet_place(round=round, player=seated, kind="tie", amount=100)
-    services.round_lock(round_id=round.pk)
-    services.round_void(round_id=round.pk, reason="Shuffler jam", by=support)
+    round = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=round, player=seated, kind="tie", amount=100)
+    rounds.round_lock(round_id=round.pk)
+    rounds.round_void(round_id=round.pk, reason="Shuffler jam", by=support)
     client.force_login(seated)
     detail = client.get(reverse("baccarat:protocol_detail", args=[round.pk]))
     assert b"Shuffler jam" in detail.content

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from baccarat import services
+from baccarat import betting, recovery, rounds
 from baccarat.models import Play, Round
 from tests.conftest import PASSWORD
 from wallet.services import wallet_rebuy
@@ -14,10 +14,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def recovered_round(alice, table):
     wallet_rebuy(player=alice, table=table, amount=50_00, reference="notice-rebuy")
-    round = services.round_open(table=table, player=alice)
-    services.bet_place(round=round, player=alice, kind="player", amount=500)
-    services.round_lock(round_id=round.pk)  # the browser went away here
-    assert services.recover_rounds(grace_seconds=0) == [round.pk]
+    round = betting.round_open(table=table, player=alice)
+    betting.bet_place(round=round, player=alice, kind="player", amount=500)
+    rounds.round_lock(round_id=round.pk)  # the browser went away here
+    assert recovery.recover_rounds(grace_seconds=0).completed == [round.pk]
     round.refresh_from_db()
     assert round.completion == Round.Completion.SERVER
     return round
@@ -44,9 +44,9 @@ def test_notice_on_the_lobby_for_a_signed_in_player(client, alice, recovered_rou
 
 def test_no_notice_for_rounds_the_player_finished(client, alice, table):
     wallet_rebuy(player=alice, table=table, amount=50_00, reference="notice-rebuy-2")
-    round = services.round_open(table=table, player=alice)
-    services.bet_place(round=round, player=alice, kind="player", amount=500)
-    services.round_play(round_id=round.pk)
+    round = betting.round_open(table=table, player=alice)
+    betting.bet_place(round=round, player=alice, kind="player", amount=500)
+    rounds.round_play(round_id=round.pk)
     client.force_login(alice)
     assert "completed by the server" not in client.get(reverse("lobby")).content.decode()
 

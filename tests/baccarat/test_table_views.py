@@ -10,7 +10,7 @@ from wallet import services as wallet
 from wallet.models import Transaction
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-DEAL_QUERY_BUDGET = 33
+DEAL_QUERY_BUDGET = 34
 
 
 @pytest.fixture
@@ -100,11 +100,11 @@ def test_deal_without_bet_is_refused(client_alice: Any, table: Table) -> None:
 
 
 def test_bet_on_a_locked_round_is_refused(client_alice: Any, table: Table, seated: Any) -> None:
-    from baccarat import services
+    from baccarat import rounds
 
     _bet(client_alice, table)
     round = Round.objects.get()
-    services.round_lock(round_id=round.pk)
+    rounds.round_lock(round_id=round.pk)
     response = _bet(client_alice, table, "tie", 100)
     assert b"form-errors" in response.content
     play = Play.objects.get(round=round)
@@ -116,12 +116,12 @@ def test_bet_on_a_locked_round_is_refused(client_alice: Any, table: Table, seate
 def test_deal_of_another_players_round_is_refused(
     client: Any, seated: Any, bob: Any, table: Table
 ) -> None:
-    from baccarat import services
+    from baccarat import betting
     from wallet import services as wallet
 
     wallet.wallet_rebuy(player=bob, table=table, amount=50_00, reference="bob")
-    bobs = services.round_open(table=table, player=bob)
-    services.bet_place(round=bobs, player=bob, kind="tie", amount=100)
+    bobs = betting.round_open(table=table, player=bob)
+    betting.bet_place(round=bobs, player=bob, kind="tie", amount=100)
     client.force_login(seated)
     response = client.post(_url("table_deal", table), {"round": bobs.pk}, **HTMX)
     assert b"form-errors" in response.content
@@ -130,9 +130,9 @@ def test_deal_of_another_players_round_is_refused(
 
 
 def test_unknown_or_foreign_table_is_404(client_alice: Any, bob: Any) -> None:
-    from baccarat import services
+    from baccarat import practice
 
-    session = services.practice_start(
+    session = practice.practice_start(
         player=bob,
         decks=8,
         starting_chips=1000_00,
@@ -184,7 +184,7 @@ def test_result_banner_names_the_outcome_once(
     client: Any, alice: Any, cut_table: Table, rigged_shoe: Any, codes: str, title: str
 ) -> None:
     wallet.wallet_rebuy(player=alice, table=cut_table, amount=100_00, reference="banner-rebuy")
-    rigged_shoe(cut_table, codes)
+    rigged_shoe(cut_table, codes, alice)
     client.force_login(alice)
     _bet(client, cut_table, "player", 500)
     html = client.post(_url("table_deal", cut_table), {}, **HTMX).content.decode()

@@ -21,7 +21,7 @@ from baccarat.engine import (
     fresh_cards,
     verify_commitment,
 )
-from baccarat.engine.shoe import shuffle_cards
+from baccarat.engine.shoe import cut_range, shuffle_cards
 
 NATURAL = "9S8HKDQC"  # a four-card coup
 
@@ -57,8 +57,50 @@ def test_same_seed_same_order_and_different_seed_different_order() -> None:
 def test_cut_rotates_the_shuffled_order() -> None:
     uncut = Shoe.shuffled(1, rng=seeded(), cut_position=0, burn=BurnMode.NONE)
     cut = Shoe.shuffled(1, rng=seeded(), cut_position=10, burn=BurnMode.NONE)
-    order = uncut.reveal()["order"]
-    assert cut.reveal()["order"] == order[20:] + order[:20]
+    order = codes_of(uncut.dealing_order)
+    assert codes_of(cut.dealing_order) == order[20:] + order[:20]
+    # Both commit to the same shuffled order: the cut comes after the commitment.
+    assert cut.reveal()["order"] == uncut.reveal()["order"] == order
+    assert cut.commitment() == uncut.commitment()
+    assert cut.reveal()["cut"] == 10
+
+
+def test_a_prepared_shoe_deals_nothing_until_it_is_cut() -> None:
+    shoe = Shoe.prepared(8, rng=seeded(), burn=BurnMode.FIRST_CARD)
+    commitment = shoe.commitment()
+    assert not shoe.is_cut
+    with pytest.raises(ShoeError) as exc:
+        shoe.draw()
+    assert exc.value.code == "not_cut"
+    state = Shoe.from_state(json.loads(json.dumps(shoe.to_state())))
+    assert state.cut_position is None
+    shoe.cut(100)
+    assert shoe.is_cut and shoe.commitment() == commitment
+    assert shoe.dealing_order[0] == cards_from_codes(shoe.reveal()["order"])[100]
+    assert shoe.position == shoe.burned_count == 1 + (shoe.dealing_order[0].point or 10)
+    assert shoe.cut_card_index == 416 * 89 // 100
+    with pytest.raises(ShoeError) as again:
+        shoe.cut(5)
+    assert again.value.code == "already_cut"
+
+
+def test_croupier_cuts_inside_the_cut_range() -> None:
+    low, high = cut_range(416)
+    assert (low, high) == (41, 375)
+    cuts = {Shoe.shuffled(8, rng=seeded(seed)).cut_position for seed in range(200)}
+    assert all(c is not None and low <= c <= high for c in cuts)
+    assert len(cuts) > 150
+
+
+def test_version_one_state_reads_as_cut_at_zero() -> None:
+    shoe = Shoe.from_cards(fresh_cards(1), burn=BurnMode.FIRST_CARD, salt="abc")
+    state = shoe.to_state()
+    old = {k: v for k, v in state.items() if k not in ("cut", "penetration")}
+    old["version"] = 1
+    copy = Shoe.from_state(old)
+    assert copy.cut_position == 0
+    assert copy.dealing_order == shoe.dealing_order
+    assert copy.commitment() == shoe.commitment()
 
 
 @pytest.mark.parametrize("position", [-1, 52])
@@ -151,12 +193,14 @@ def test_state_round_trip_is_json_and_deals_the_same_cards() -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        {"version": 2},
+        {"version": 3},
+        {"cut": "4"},
+        {"penetration": None},
         {"order": "AS9"},
         {"order": "ZZ"},
         {"position": 10_000},
         {"position": "3"},
-        {"burned": 3},
+        {"burned": 0},
         {"burn": "half"},
         {"salt": None},
     ],

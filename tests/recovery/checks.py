@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from baccarat import engine, services
+from baccarat import engine, rule_sets
+from baccarat.audit import audit_violations as audit_ledger
 from baccarat.models import Play, Round
-from wallet.audit import audit_ledger
 from wallet.models import Account, Entry, Transaction
 
 
@@ -57,7 +57,7 @@ def assert_final_once(round_id: int, *, completion: str) -> Round:
         assert (round.player_total, round.banker_total) == (coup.player_total, coup.banker_total)
         assert round.outcome == coup.outcome.value
         assert round.natural == coup.natural
-    rules = services.rules_of(round)
+    rules = rule_sets.rules_of(round)
 
     for play in plays:
         by_kind = {txn.kind: txn for txn in transactions if txn.player_id == play.player_id}

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from baccarat import services
+from baccarat import betting, rounds
 from baccarat.models import Round
 from wallet.services import wallet_rebuy
 
@@ -14,13 +14,13 @@ def play_round():
     def play(player, table, stakes=None, *, settle=True) -> Round:
         reference = f"rebuy-{player.pk}-{Round.objects.count()}"
         wallet_rebuy(player=player, table=table, amount=50_00, reference=reference)
-        round = services.round_open(table=table, player=player)
+        round = betting.round_open(table=table, player=player)
         for kind, amount in (stakes or {"player": 500}).items():
-            services.bet_place(round=round, player=player, kind=kind, amount=amount)
+            betting.bet_place(round=round, player=player, kind=kind, amount=amount)
         if settle:
-            services.round_play(round_id=round.pk)
+            rounds.round_play(round_id=round.pk)
         else:
-            services.round_lock(round_id=round.pk)
+            rounds.round_lock(round_id=round.pk)
         round.refresh_from_db()
         return round
 

@@ -7,8 +7,8 @@ import logging
 import pytest
 from django.urls import reverse
 
+from baccarat.audit import audit_violations as audit_ledger
 from baccarat.models import Round
-from wallet.audit import audit_ledger
 from wallet.models import Account, Transaction
 
 pytestmark = pytest.mark.django_db

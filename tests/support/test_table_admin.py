@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from baccarat import services
+from baccarat import betting, rounds
 from baccarat.admin_forms import table_config
 from baccarat.models import Table
 from casino.support.models import TableChange
@@ -80,15 +80,15 @@ def test_bad_configuration_is_explained_and_changes_nothing(
 
 def test_a_change_never_reaches_a_round_in_play(client, table_admin, alice, single_table):
     wallet_rebuy(player=alice, table=single_table, amount=100_00, reference="admin-rebuy")
-    in_play = services.round_open(table=single_table, player=alice)
+    in_play = betting.round_open(table=single_table, player=alice)
     client.force_login(table_admin)
     assert change(client, single_table, tie_pays=9).status_code == 302
     in_play.refresh_from_db()
     assert in_play.rules["tie_pays"] == 8
-    services.bet_place(round=in_play, player=alice, kind="tie", amount=100)
-    services.round_play(round_id=in_play.pk)
+    betting.bet_place(round=in_play, player=alice, kind="tie", amount=100)
+    rounds.round_play(round_id=in_play.pk)
     single_table.refresh_from_db()  # as the next request loads it
-    next_round = services.round_open(table=single_table, player=alice)
+    next_round = betting.round_open(table=single_table, player=alice)
     assert next_round.rules["tie_pays"] == 9
 
 

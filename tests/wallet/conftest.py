@@ -21,8 +21,13 @@ def other_table(db) -> Table:
     return Table.objects.create(name="Silver Baccarat", slug="silver")
 
 
+# A locked or settled round always holds its cards: a natural, player 9 to banker 8.
+CARDS = "9S8HKDQC"
+
+
 def new_round(table: Table, state: str = Round.State.BETTING) -> Round:
-    return Round.objects.create(table=table, rules={}, state=state)
+    cards = "" if state in (Round.State.BETTING, Round.State.VOID) else CARDS
+    return Round.objects.create(table=table, rules={}, state=state, reserved_cards=cards)
 
 
 def add_play(round: Round, player: User, *, stake: int = 0, payout: int = 0) -> Play:

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from baccarat.audit import audit_violations as audit_ledger
 from baccarat.models import Bet, Play, Round, Table
 from casino.accounts.models import User
-from wallet.audit import audit_ledger
 from wallet.cashier import cashier_deposit
 from wallet.errors import DepositLimitReached, InsufficientFunds, RoundInPlay
 from wallet.models import Account
@@ -157,7 +157,9 @@ class LedgerMachine(RuleBasedStateMachine):
 
     def _finish(self, state: str) -> None:
         assert self.round is not None
-        Round.objects.filter(pk=self.round.pk).update(state=state, void_reason="test")
+        Round.objects.filter(pk=self.round.pk).update(
+            state=state, void_reason="test", reserved_cards="9S8HKDQC"
+        )
         self.round = None
         self.staked = {}
 

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection, connections
 from django.db.models import Sum
 
+from baccarat.audit import audit_violations as audit_ledger
 from baccarat.models import Round, Table
-from wallet.audit import audit_ledger
 from wallet.cashier import cashier_deposit
 from wallet.errors import InsufficientFunds
 from wallet.models import Account, Transaction

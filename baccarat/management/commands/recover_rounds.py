@@ -4,11 +4,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from baccarat import services
+from baccarat.recovery import recover_rounds
 
 
 class Command(BaseCommand):
-    help = "Finish rounds a crash left LOCKED, or BETTING past their deadline with stakes."
+    help = "Finish rounds a crash or a lost connection left LOCKED (what beat runs)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -19,5 +19,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        done = services.recover_rounds(grace_seconds=options["grace"])
-        self.stdout.write(f"{len(done)} round(s) completed: {' '.join(map(str, done))}")
+        report = recover_rounds(grace_seconds=options["grace"])
+        self.stdout.write(
+            f"{len(report.completed)} round(s) completed: {' '.join(map(str, report.completed))}"
+        )
+        if report.voided:
+            self.stdout.write(f"{len(report.voided)} round(s) voided: {report.voided}")
+        if report.failed:
+            self.stdout.write(f"{len(report.failed)} round(s) failed: {report.failed}")
+        if report.shoes_revealed:
+            self.stdout.write(f"{report.shoes_revealed} shoe(s) revealed")

@@ -6,14 +6,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from wallet.audit import audit_ledger_report
+from baccarat.audit import audit_all
 
 
 class Command(BaseCommand):
     help = "Check every ledger invariant and list each violation."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        report = audit_ledger_report()
+        report = audit_all()
         self.stdout.write(
             f"Checked {report.transactions} transactions, {report.accounts} accounts, "
             f"{report.rounds} finished rounds."

@@ -4,9 +4,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from baccarat.audit import audit_violations as audit_ledger
 from baccarat.models import Bet, Play, Round
-from tests.wallet.conftest import add_play, new_round
-from wallet.audit import audit_ledger
+from tests.wallet.conftest import CARDS, add_play, new_round
 from wallet.models import Account, Entry
 from wallet.services import (
     wallet_account,
@@ -17,6 +17,12 @@ from wallet.services import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+
+@pytest.fixture
+def table(single_table):
+    return single_table
 
 
 @pytest.fixture
@@ -33,7 +39,7 @@ def played(alice, bob, table) -> Round:
         player=alice, table=table, round=round, stake=10_00, payout=20_00, reference="a-s"
     )
     wallet_settle(player=bob, table=table, round=round, stake=5_00, payout=0, reference="b-s")
-    Round.objects.filter(pk=round.pk).update(state=Round.State.SETTLED)
+    Round.objects.filter(pk=round.pk).update(state=Round.State.SETTLED, reserved_cards=CARDS)
 
     void = new_round(table)
     add_play(void, alice, stake=3_00)

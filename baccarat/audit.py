@@ -1,0 +1,106 @@
+"""The game checked against the ledger, on any database.
+
+``audit_all()`` runs the wallet's own checks (``wallet.audit``) and these: every
+finished round left nothing in escrow, and each settled play staked and was paid in the
+ledger exactly what its bets say. ``manage.py audit_ledger`` prints the result.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Q, Sum
+
+from baccarat.models import Bet, Play, Round
+from wallet.audit import AuditReport, audit_ledger_report
+from wallet.models import Account, Entry, Transaction
+
+
+def audit_all() -> AuditReport:
+    """The ledger's checks and the game's, in one report."""
+    report = audit_ledger_report()
+    report.rounds, violations = round_checks()
+    report.violations += violations
+    return report
+
+
+def audit_violations() -> list[str]:
+    """Every violation of the ledger's and the game's invariants (empty: clean)."""
+    return audit_all().violations
+
+
+def round_checks() -> tuple[int, list[str]]:
+    """The ledger against the rounds: stakes escrowed, settled or refunded, paid as the
+    bets say; the number of finished rounds checked and every violation."""
+    finished = [Round.State.SETTLED, Round.State.VOID]
+    violations: list[str] = []
+
+    # Escrow must be empty once a round is over: every stake settled or refunded.
+    escrow_left = (
+        Entry.objects.filter(
+            account__kind=Account.Kind.ESCROW, transaction__round__state__in=finished
+        )
+        .values("transaction__round")
+        .annotate(left=Sum("amount"))
+        .exclude(left=0)
+        .order_by("transaction__round")
+    )
+    violations += [
+        f"round {row['transaction__round']}: {row['left']} left in escrow after it ended"
+        for row in escrow_left
+    ]
+
+    settled = Q(round__state=Round.State.SETTLED)
+    staked = _settled_sums(Transaction.Kind.STAKE, Account.Kind.ESCROW)
+    paid = _settled_sums(Transaction.Kind.SETTLE, Account.Kind.STACK)
+    bets = {
+        row["play"]: (row["stakes"] or 0, row["payouts"] or 0)
+        for row in Bet.objects.filter(play__round__state=Round.State.SETTLED)
+        .values("play")
+        .annotate(stakes=Sum("stake"), payouts=Sum("payout"))
+        .order_by()
+    }
+    plays = Play.objects.filter(settled).values_list(
+        "pk", "round_id", "player_id", "stake_total", "payout_total"
+    )
+    seen: set[tuple[int, int]] = set()
+    for play_id, round_id, player_id, stake_total, payout_total in plays:
+        key = (round_id, player_id)
+        seen.add(key)
+        bet_stakes, bet_payouts = bets.get(play_id, (0, 0))
+        if not staked[key] == stake_total == bet_stakes:
+            violations.append(
+                f"round {round_id}, player {player_id}: staked {staked[key]} in the ledger, "
+                f"play says {stake_total}, bets say {bet_stakes}"
+            )
+        if not paid[key] == payout_total == bet_payouts:
+            violations.append(
+                f"round {round_id}, player {player_id}: paid {paid[key]} in the ledger, "
+                f"play says {payout_total}, bets say {bet_payouts}"
+            )
+    for key in sorted((set(staked) | set(paid)) - seen):
+        if staked.get(key) or paid.get(key):
+            violations.append(
+                f"round {key[0]}, player {key[1]}: money moved without a play in the round"
+            )
+    rounds_checked = Round.objects.filter(state__in=finished).count()
+    return rounds_checked, violations
+
+
+def _settled_sums(kind: str, account_kind: str) -> defaultdict[tuple[int, int], int]:
+    """Per (round, player) of settled rounds: the sum moved on ``account_kind`` by ``kind``."""
+    sums: defaultdict[tuple[int, int], int] = defaultdict(int)
+    rows = (
+        Entry.objects.filter(
+            transaction__kind=kind,
+            transaction__round__state=Round.State.SETTLED,
+            account__kind=account_kind,
+        )
+        .values_list("transaction__round", "transaction__player")
+        .annotate(total=Sum("amount"))
+        .values_list("transaction__round", "transaction__player", "total")
+        .order_by()
+    )
+    for round_id, player_id, amount in rows:
+        sums[(round_id, player_id)] = amount
+    return sums

@@ -1,0 +1,314 @@
+"""Lock, deal, settle and void: the steps that move a round to its end.
+
+``BETTING -> LOCKED -> SETTLED``, and ``VOID`` from any state that is not final. Each
+step locks the round row and checks the state it finds, so calling it twice (a retry,
+a second process, the recovery sweep) is harmless. Money moves only through the wallet
+services, whose references make their retries harmless too.
+
+Locking escrows the stakes and draws the coup from the shoe (:mod:`baccarat.shoes`):
+from then on the cards are fixed and hidden; the deal shows them, the settlement pays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from baccarat import engine, shoes
+from baccarat.betting import locked_round, stakes_of, write_stakes
+from baccarat.errors import RoundError
+from baccarat.faults import fault_point
+from baccarat.models import Bet, Play, Round, Table
+from baccarat.practice import practice_record
+from baccarat.rule_sets import reshuffles_every_coup, rules_of
+from wallet import services as wallet
+from wallet.models import Account, Transaction
+
+
+@dataclass
+class LockResult:
+    round: Round
+    # Bet kinds whose stake was raised to the table minimum.
+    raised: list[str] = field(default_factory=list)
+
+
+def staked_plays(round: Round) -> list[Play]:
+    """The round's plays that hold bets, with their players and bets, in one query.
+
+    Read after the round row is locked, so it sees every bet committed before.
+    """
+    plays: dict[int, Play] = {}
+    bets: dict[int, list[Bet]] = {}
+    rows = Bet.objects.filter(play__round=round).select_related("play__player")
+    for bet in rows.order_by("play_id", "pk"):
+        play = plays.setdefault(bet.play_id, bet.play)
+        play.round = round
+        bet.play = play
+        bets.setdefault(play.pk, []).append(bet)
+    for play in plays.values():
+        # What ``prefetch_related("bets")`` would leave, without its second query.
+        cached = play.bets.all()
+        cached._result_cache = bets[play.pk]
+        cached._prefetch_done = True  # type: ignore[attr-defined]
+        play._prefetched_objects_cache = {"bets": cached}  # type: ignore[attr-defined]
+    return list(plays.values())
+
+
+def _note(round: Round, line: str) -> None:
+    round.recovery_note = (round.recovery_note + "\n" if round.recovery_note else "") + line
+
+
+# Lock -------------------------------------------------------------------------------
+
+
+def round_lock(*, round_id: int) -> LockResult:
+    """Close betting: validate and escrow the stakes and reserve the cards (LOCKED).
+
+    A stake below the table minimum is raised to the minimum (``LockResult.raised``);
+    one above the maximum is refused. Already locked or settled: nothing happens.
+    """
+    raised: list[str] = []
+    with transaction.atomic():
+        round = locked_round(round_id)
+        if round.state == Round.State.VOID:
+            raise RoundError("round_void")
+        if round.state != Round.State.BETTING:
+            return LockResult(round)
+        rules = rules_of(round)
+        limits = round.rules["limits"]
+        plays = staked_plays(round)
+        if not plays:
+            raise engine.NoBet()
+        for play in plays:
+            stakes = stakes_of(play)
+            for bet in play.bets.all():
+                minimum, maximum = limits[bet.kind]
+                if bet.stake > maximum:
+                    raise RoundError("above_max")
+                if bet.stake < minimum:
+                    raised.append(bet.kind)
+                    stakes[bet.kind] = minimum
+            engine.validate_bets(rules, stakes)
+            if raised:
+                write_stakes(play=play, stakes=stakes)
+            stake = wallet.wallet_stake(
+                player=play.player,
+                table=round.table,
+                round=round,
+                amount=play.stake_total,
+                reference=f"stake:{round.pk}:{play.player_id}",
+            )
+            # The stack as it was just before the stake, read under the ledger's lock.
+            stack = next(
+                entry
+                for entry in stake.posted_entries  # type: ignore[attr-defined]
+                if entry.account.kind == Account.Kind.STACK
+            )
+            play.balance_before = stack.balance_after - stack.amount
+        Play.objects.bulk_update(plays, ["balance_before"])
+        player = plays[0].player if len(plays) == 1 else None
+        shoes.shoe_deal_coup(round=round, player=player)
+        round.state = Round.State.LOCKED
+        round.locked_at = timezone.now()
+        round.save(
+            update_fields=[
+                "shoe",
+                "start_position",
+                "end_position",
+                "reserved_cards",
+                "hand_number",
+                "state",
+                "locked_at",
+            ]
+        )
+    fault_point("after_stake")
+    return LockResult(round, raised)
+
+
+# Deal -------------------------------------------------------------------------------
+
+DEALT_FIELDS = (
+    "player_cards",
+    "banker_cards",
+    "player_total",
+    "banker_total",
+    "outcome",
+    "natural",
+    "dealt_at",
+)
+
+
+def _show_cards(round: Round) -> engine.Coup:
+    """Turn the round's reserved cards face up (not saved)."""
+    coup = engine.deal_cards(engine.cards_from_codes(round.reserved_cards))
+    round.player_cards = " ".join(card.code for card in coup.player_cards)
+    round.banker_cards = " ".join(card.code for card in coup.banker_cards)
+    round.player_total = coup.player_total
+    round.banker_total = coup.banker_total
+    round.outcome = coup.outcome.value
+    round.natural = coup.natural
+    round.dealt_at = timezone.now()
+    return coup
+
+
+def round_deal(*, round_id: int) -> Round:
+    """Show a LOCKED round's reserved cards; it stays LOCKED.
+
+    One conditional ``UPDATE``, committed on its own. The condition (still LOCKED, not
+    dealt) makes a second or concurrent deal write nothing, and the row lock the
+    ``UPDATE`` takes orders it with settle and void.
+    """
+    round = Round.objects.select_related("table", "shoe").get(pk=round_id)
+    if round.state != Round.State.LOCKED or round.dealt_at is not None:
+        return round
+    _show_cards(round)
+    dealt = Round.objects.filter(
+        pk=round.pk, state=Round.State.LOCKED, dealt_at__isnull=True
+    ).update(**{name: getattr(round, name) for name in DEALT_FIELDS})
+    if not dealt:  # dealt, settled or voided meanwhile: nothing was written
+        return Round.objects.select_related("table", "shoe").get(pk=round_id)
+    fault_point("after_deal")
+    return round
+
+
+# Settle -----------------------------------------------------------------------------
+
+
+def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) -> Round:
+    """Settle a LOCKED round: pay every bet, state SETTLED.
+
+    An undealt round (recovery) is dealt first, with the cards it reserved at its lock.
+    """
+    with transaction.atomic():
+        round = locked_round(round_id)
+        if round.state in (Round.State.SETTLED, Round.State.VOID):
+            return round
+        if round.state != Round.State.LOCKED:
+            raise RoundError("betting_closed")
+        fields = ["state", "completion", "settled_at"]
+        if round.dealt_at is None:
+            coup = _show_cards(round)
+            fields += DEALT_FIELDS
+        else:
+            coup = engine.coup_from_hands(round.player_cards.split(), round.banker_cards.split())
+        rules = rules_of(round)
+        plays = [play for play in staked_plays(round) if play.stake_total]
+        bets: list[Bet] = []
+        for play in plays:
+            settlement = engine.settle(rules, coup, stakes_of(play))
+            for bet in play.bets.all():
+                line = settlement.line(engine.BetKind(bet.kind))
+                assert line is not None
+                bet.payout = line.payout
+                bet.commission = line.commission
+                bets.append(bet)
+            play.payout_total = settlement.payout_total
+            play.commission_total = settlement.commission_total
+            play.balance_after = (play.balance_before or 0) - play.stake_total + play.payout_total
+            # The player hears about a round the server finished on their next visit.
+            play.server_notice = completion == Round.Completion.SERVER
+            wallet.wallet_settle(
+                player=play.player,
+                table=round.table,
+                round=round,
+                stake=play.stake_total,
+                payout=play.payout_total,
+                reference=f"settle:{round.pk}:{play.player_id}",
+            )
+        Bet.objects.bulk_update(bets, ["payout", "commission"])
+        Play.objects.bulk_update(
+            plays, ["payout_total", "commission_total", "balance_after", "server_notice"]
+        )
+        round.state = Round.State.SETTLED
+        round.completion = completion
+        round.settled_at = timezone.now()
+        if completion == Round.Completion.SERVER:
+            _note(round, f"completed by the server at {round.settled_at.isoformat()}")
+            fields.append("recovery_note")
+        round.save(update_fields=fields)
+        _reveal_shoe(round)
+        if round.table.kind == Table.Kind.PRACTICE:
+            practice_record(round, plays)
+        fault_point("before_commit")
+    fault_point("after_commit")
+    # The settled plays with their bets, for a caller that shows the result at once.
+    round.settled_plays = plays  # type: ignore[attr-defined]
+    return round
+
+
+def _reveal_shoe(round: Round) -> None:
+    """Reveal the round's shoe if this round was the last open one of an ended shoe."""
+    shoe = round.shoe
+    if shoe is None or not shoe.is_finished or shoe.revealed_at is not None:
+        return
+    if reshuffles_every_coup(round.rules):
+        # A shoe shuffled for this coup alone: no other round can be dealt from it.
+        shoe.revealed_at = timezone.now()
+        shoe.save(update_fields=["revealed_at"])
+    else:
+        shoes.shoe_reveal_if_done(shoe_id=shoe.pk)
+
+
+def round_play(*, round_id: int) -> LockResult:
+    """The DEAL button: lock, deal and settle in three committed steps."""
+    result = round_lock(round_id=round_id)
+    round_deal(round_id=round_id)
+    result.round = round_settle(round_id=round_id, completion=Round.Completion.PLAYED)
+    return result
+
+
+# Void -------------------------------------------------------------------------------
+
+
+def round_void(*, round_id: int, reason: str, by: Any, attention: bool = False) -> Round:
+    """Void a round that is not final: every escrowed stake goes back.
+
+    Its reserved cards are never dealt to anyone. Every player who had a stake hears
+    about it on their next visit. ``attention`` marks a void the server made on its own
+    (a round it could not complete), for support to look at.
+    """
+    with transaction.atomic():
+        round = locked_round(round_id)
+        if round.state == Round.State.VOID:
+            return round
+        if round.state == Round.State.SETTLED:
+            raise RoundError("round_final")
+        escrowed = set(
+            Transaction.objects.filter(round=round, kind=Transaction.Kind.STAKE).values_list(
+                "player_id", flat=True
+            )
+        )
+        plays = list(Play.objects.filter(round=round).select_related("player"))
+        notified = []
+        for play in plays:
+            if play.player_id in escrowed and play.stake_total:
+                wallet.wallet_refund(
+                    player=play.player,
+                    table=round.table,
+                    round=round,
+                    stake=play.stake_total,
+                    reference=f"refund:{round.pk}:{play.player_id}",
+                )
+            if play.stake_total:
+                play.server_notice = True
+                notified.append(play)
+        Play.objects.bulk_update(notified, ["server_notice"])
+        round.state = Round.State.VOID
+        round.completion = Round.Completion.VOID
+        round.void_reason = reason or "void"
+        round.needs_attention = round.needs_attention or attention
+        _note(round, f"voided by {by} at {timezone.now().isoformat()}")
+        round.save(
+            update_fields=[
+                "state",
+                "completion",
+                "void_reason",
+                "needs_attention",
+                "recovery_note",
+            ]
+        )
+        _reveal_shoe(round)
+    return round
