@@ -21,9 +21,9 @@ from baccarat import engine, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
 from baccarat.errors import RoundError
 from baccarat.faults import fault_point
-from baccarat.models import Bet, Play, Round, Table
+from baccarat.models import Bet, Play, Round, Shoe, Table
 from baccarat.practice import practice_record
-from baccarat.rule_sets import reshuffles_every_coup, rules_of
+from baccarat.rule_sets import rules_of
 from wallet import services as wallet
 from wallet.models import Account, Transaction
 
@@ -240,14 +240,17 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
 
 
 def _reveal_shoe(round: Round) -> None:
-    """Reveal the round's shoe if this round was the last open one of an ended shoe."""
+    """Reveal the round's shoe if this round was the last open one of an ended shoe.
+
+    A shoe that ended after one hand (a table that reshuffles every coup) served this
+    round alone: one conditional update reveals it. Otherwise the shoe's lock decides
+    (and a cut-card shoe missed here is revealed by the recovery sweep).
+    """
     shoe = round.shoe
     if shoe is None or not shoe.is_finished or shoe.revealed_at is not None:
         return
-    if reshuffles_every_coup(round.rules):
-        # A shoe shuffled for this coup alone: no other round can be dealt from it.
-        shoe.revealed_at = timezone.now()
-        shoe.save(update_fields=["revealed_at"])
+    if shoe.hands_dealt == 1:
+        Shoe.objects.filter(pk=shoe.pk, revealed_at__isnull=True).update(revealed_at=timezone.now())
     else:
         shoes.shoe_reveal_if_done(shoe_id=shoe.pk)
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from django.db.models import QuerySet
 from django.http import Http404
 
-from baccarat.models import Bet, Play, PracticeSession, Round, Table
+from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
+from baccarat.shoes import shoe_open
 from wallet.models import Account, Transaction
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class TableState:
     last: Play | None  # the player's last finished round here
     in_play: Round | None  # a LOCKED round being completed
     stats: list[Round] = field(default_factory=list)
+    shoe: Shoe | None = None  # the shoe the next round is dealt from, its commitment shown
 
     @property
     def total_stake(self) -> int:
@@ -106,6 +108,7 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
         last=last,
         in_play=in_play,
         stats=stats,
+        shoe=shoe_open(table=table, player=player),
     )
 
 

@@ -4,12 +4,17 @@ A card of a shoe is dealt to one round, once. Locking a round draws its whole co
 here, under the shoe's row lock, and moves the shoe past it in the same transaction;
 one ``DealtCard`` row per position taken (unique per shoe) is the database's own guard.
 Nothing random is left after a round locks, and nothing ever moves a shoe backwards.
+
+There is always a shoe ready before the next bet, so its commitment is shown before the
+player chooses anything: the first when the player first sees the table, each next one
+in the transaction that finishes the one before (a table that reshuffles every coup
+finishes its shoe after each coup; a cut-card table when the cut card comes out).
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -17,7 +22,7 @@ from django.utils import timezone
 
 from baccarat import engine
 from baccarat.models import DealtCard, Round, Shoe, Table
-from baccarat.rule_sets import reshuffles_every_coup, rules_of
+from baccarat.rule_sets import reshuffles_every_coup, rule_set_from_snapshot
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -31,69 +36,97 @@ def shoe_owner(table: Table, player: User | None) -> User | None:
     return player if table.seats == 1 else None
 
 
-def _shuffled(round: Round) -> engine.Shoe:
-    """A new shoe for the round's rules: shuffled, cut by the croupier at random, burned."""
-    rules = rules_of(round)
+def _shuffled(rules: dict[str, Any]) -> engine.Shoe:
+    """A new shoe under ``rules``: shuffled, cut by the croupier at random, burned."""
+    rule_set = rule_set_from_snapshot(rules)
     return engine.Shoe.shuffled(
-        rules.decks,
+        rule_set.decks,
         rng=secrets.SystemRandom(),
-        penetration_permille=rules.penetration_permille,
-        burn=rules.burn,
+        penetration_permille=rule_set.penetration_permille,
+        burn=rule_set.burn,
     )
 
 
-def _row(
-    *, table: Table, player: User | None, number: int, dealer: engine.Shoe, finished: bool
-) -> Shoe:
-    return Shoe(
+def _start(*, table: Table, owner: User | None, rules: dict[str, Any], number: int) -> Shoe:
+    """Insert a new open shoe and the positions its burn takes. Raises ``IntegrityError``
+    when another process opened one first (the caller is in a savepoint)."""
+    dealer = _shuffled(rules)
+    shoe = Shoe.objects.create(
         table=table,
-        player=player,
+        player=owner,
         number=number,
         state=dealer.to_state(),
         commitment=dealer.commitment(),
         cut_position=dealer.cut_position,
         burn_card=dealer.burned[0].code if dealer.burned else "",
         burned_count=dealer.burned_count,
-        hands_dealt=1 if finished else 0,
-        is_finished=finished,
-        finished_at=timezone.now() if finished else None,
     )
+    if dealer.burned_count:
+        DealtCard.objects.bulk_create(_taken(shoe, range(dealer.burned_count), None))
+    return shoe
 
 
 def _taken(shoe: Shoe, positions: range, round: Round | None) -> list[DealtCard]:
     return [DealtCard(shoe=shoe, position=position, round=round) for position in positions]
 
 
-def _reserve(round: Round, shoe: Shoe, start: int, coup: engine.Coup) -> None:
-    round.shoe = shoe
-    round.start_position = start
-    round.end_position = start + len(coup.dealt_order)
-    round.hand_number = shoe.hands_dealt
-    round.reserved_cards = engine.codes_of(coup.dealt_order)
+def _fits(shoe: Shoe, rules: dict[str, Any]) -> bool:
+    """Whether an open shoe holds the number of decks the rules ask for.
+
+    A change of burn or penetration applies from the next shoe, as at a real table;
+    a change of decks cannot wait: that shoe is finished.
+    """
+    return bool(shoe.state["decks"] == rules["decks"])
+
+
+def _finish(shoe: Shoe) -> None:
+    shoe.is_finished = True
+    shoe.finished_at = shoe.finished_at or timezone.now()
+
+
+def shoe_open(
+    *, table: Table, player: User | None, rules: dict[str, Any] | None = None, lock: bool = False
+) -> Shoe:
+    """The open shoe the next round at ``table`` is dealt from; started if there is none.
+
+    ``player`` owns it at a single-seat table (see :func:`shoe_owner`). ``rules`` default
+    to the table's configuration. ``lock`` takes the shoe's row lock for the rest of the
+    caller's transaction (the lock does). An open shoe with another number of decks than
+    the rules is finished and replaced.
+    """
+    rules = rules or table.rule_snapshot()
+    owner = shoe_owner(table, player)
+    for _attempt in range(3):
+        shoes = Shoe.objects.filter(table=table, player=owner, is_finished=False)
+        shoe = (shoes.select_for_update() if lock else shoes).first()
+        if shoe is not None and _fits(shoe, rules):
+            return shoe
+        with transaction.atomic():  # a savepoint: another process may open one first
+            if shoe is not None:
+                _finish(shoe)
+                shoe.save(update_fields=["is_finished", "finished_at"])
+                shoe_reveal_if_done(shoe_id=shoe.pk)
+            last = Shoe.objects.filter(table=table, player=owner).aggregate(n=Max("number"))
+            try:
+                with transaction.atomic():
+                    return _start(
+                        table=table, owner=owner, rules=rules, number=(last["n"] or 0) + 1
+                    )
+            except IntegrityError:
+                continue
+    raise RuntimeError(f"no open shoe could be had at table {table.pk}")
 
 
 def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
     """Draw a locking round's coup and move its shoe past it, in the caller's transaction.
 
     Sets the round's shoe, positions, hand number and reserved cards (the caller saves
-    the round) and writes one ``DealtCard`` per card taken. A table that reshuffles every
-    coup gets a new shoe for this coup alone (numbered by the round, stored finished).
-    At a cut-card table the open shoe is locked first; when the cut card comes out during
-    this coup, the coup completes and the shoe is finished: the next round starts anew.
+    the round) and writes one ``DealtCard`` per card taken. When the shoe ends with this
+    coup (the cut card came out, or the table reshuffles every coup) the coup completes,
+    the shoe is finished and the next one is shuffled at once, its commitment ready
+    before the next bet.
     """
-    owner = shoe_owner(round.table, player)
-    if reshuffles_every_coup(round.rules):
-        dealer = _shuffled(round)
-        start = dealer.position
-        coup = engine.deal_coup(dealer.draw)
-        shoe = _row(table=round.table, player=owner, number=round.pk, dealer=dealer, finished=True)
-        shoe.save(force_insert=True)
-        DealtCard.objects.bulk_create(
-            _taken(shoe, range(start), None) + _taken(shoe, range(start, dealer.position), round)
-        )
-        _reserve(round, shoe, start, coup)
-        return coup
-    shoe = _open_shoe(round=round, owner=owner)
+    shoe = shoe_open(table=round.table, player=player, rules=round.rules, lock=True)
     dealer = engine.Shoe.from_state(shoe.state)
     start = dealer.position
     coup = engine.deal_coup(dealer.draw)
@@ -101,56 +134,24 @@ def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
     shoe.state = dealer.to_state()
     shoe.hands_dealt += 1
     fields = ["state", "hands_dealt"]
-    if dealer.needs_reshuffle:
+    ended = dealer.needs_reshuffle or reshuffles_every_coup(round.rules)
+    if ended:
         _finish(shoe)
         fields += ["is_finished", "finished_at"]
     shoe.save(update_fields=fields)
-    _reserve(round, shoe, start, coup)
-    return coup
-
-
-def _fits(shoe: Shoe, round: Round) -> bool:
-    """Whether an open shoe holds the number of decks the round is played with.
-
-    A change of burn or penetration applies from the next shoe, as at a real table;
-    a change of decks cannot wait: that shoe is finished.
-    """
-    return bool(shoe.state["decks"] == round.rules["decks"])
-
-
-def _open_shoe(*, round: Round, owner: User | None) -> Shoe:
-    """The open shoe of a cut-card table (the owner's own at a single-seat table), locked
-    for the rest of the transaction; started when there is none. An open shoe shuffled
-    with another number of decks than the table now has is finished and replaced."""
-    table = round.table
-    for _attempt in range(3):
-        shoe = (
-            Shoe.objects.select_for_update()
-            .filter(table=table, player=owner, is_finished=False)
-            .first()
+    if ended:
+        _start(
+            table=round.table,
+            owner=shoe.player,
+            rules=round.table.rule_snapshot(),
+            number=shoe.number + 1,
         )
-        if shoe is not None and _fits(shoe, round):
-            return shoe
-        if shoe is not None:
-            _finish(shoe)
-            shoe.save(update_fields=["is_finished", "finished_at"])
-        numbers = Shoe.objects.filter(table=table, player=owner)
-        number = (numbers.aggregate(last=Max("number"))["last"] or 0) + 1
-        dealer = _shuffled(round)
-        try:
-            with transaction.atomic():  # a savepoint: another process may open one first
-                shoe = _row(table=table, player=owner, number=number, dealer=dealer, finished=False)
-                shoe.save(force_insert=True)
-                DealtCard.objects.bulk_create(_taken(shoe, range(dealer.burned_count), None))
-        except IntegrityError:
-            continue
-        return shoe  # inserted by this transaction: no one else can see it yet
-    raise RuntimeError(f"no open shoe could be had at table {table.pk}")
-
-
-def _finish(shoe: Shoe) -> None:
-    shoe.is_finished = True
-    shoe.finished_at = shoe.finished_at or timezone.now()
+    round.shoe = shoe
+    round.start_position = start
+    round.end_position = dealer.position
+    round.hand_number = shoe.hands_dealt
+    round.reserved_cards = engine.codes_of(coup.dealt_order)
+    return coup
 
 
 def shoe_reveal_if_done(*, shoe_id: int) -> bool:

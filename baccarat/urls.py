@@ -15,8 +15,9 @@ urlpatterns = [
     path("tables/<slug:slug>/rebuy/", views.table_rebuy, name="table_rebuy"),
     path("tables/<slug:slug>/exit/", views.table_exit, name="table_exit"),
     path("practice/", views.practice_new, name="practice_new"),
-    path("practice/<int:pk>/", views.practice_summary, name="practice_summary"),
+    path("practice/<id:pk>/", views.practice_summary, name="practice_summary"),
     path("protocol/", views.protocol_list, name="protocol_list"),
     path("protocol/export.csv", views.protocol_export, name="protocol_export"),
-    path("protocol/<int:round_id>/", views.protocol_detail, name="protocol_detail"),
+    path("protocol/<id:round_id>/", views.protocol_detail, name="protocol_detail"),
+    path("shoes/<id:shoe_id>/", views.shoe_verify, name="shoe_verify"),
 ]

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import betting, engine, rounds, selectors, stacks
+from baccarat import betting, engine, fairness, rounds, selectors, stacks
 from baccarat.errors import RoundError
 from baccarat.forms import (
     BetForm,
@@ -30,7 +30,7 @@ from baccarat.forms import (
     RebuyForm,
     add_domain_error,
 )
-from baccarat.models import Bet, Play, PracticeSession, Round, Table
+from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
@@ -343,3 +343,15 @@ def protocol_export(request: HttpRequest) -> HttpResponse:
             ]
         )
     return response
+
+
+# Provably fair shoes ----------------------------------------------------------------
+
+
+@require_GET
+def shoe_verify(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    """Public: a shoe's commitment, and once it has ended its order and every round dealt
+    from it, re-derived and checked. Nothing of a shoe still in play is shown."""
+    shoe = get_object_or_404(Shoe.objects.select_related("table"), pk=shoe_id)
+    report = fairness.shoe_verification(shoe)
+    return render(request, "baccarat/shoe_verify.html", {"shoe": shoe, "report": report})

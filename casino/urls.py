@@ -4,7 +4,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from baccarat.rules_page import table_rules
-from casino import views
+from casino import (
+    converters,  # noqa: F401  (registers <id:...> before the apps' URLs)
+    views,
+)
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

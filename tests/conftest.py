@@ -11,6 +11,7 @@ from django.contrib.auth.models import Group
 
 from baccarat.models import Table
 from casino.accounts.models import User
+from tests.racers import racers  # noqa: F401  (a fixture for PostgreSQL race tests)
 
 PASSWORD = "correct-horse-battery-staple"
 

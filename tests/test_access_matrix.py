@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from baccarat import betting, practice, rounds
+from baccarat.models import Round
 from casino.accounts.models import User
 from wallet.services import wallet_rebuy
 
@@ -66,6 +67,11 @@ MATRIX = {
     "baccarat:protocol_list": (None, SIGNED_IN),
     "baccarat:protocol_export": (None, SIGNED_IN),
     "baccarat:protocol_detail": (lambda o: {"round_id": o["round"].pk}, ALICE_ONLY),
+    # Public: a shoe's commitment, and its order once it has ended.
+    "baccarat:shoe_verify": (
+        lambda o: {"shoe_id": Round.objects.get(pk=o["round"].pk).shoe_id},
+        EVERYONE,
+    ),
     "support:search": (None, SUPPORT_ONLY),
     "support:round": (lambda o: {"round_id": o["round"].pk}, SUPPORT_ONLY),
     "support:player": (lambda o: {"player_id": o["alice"].pk}, SUPPORT_ONLY),

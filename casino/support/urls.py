@@ -8,7 +8,7 @@ app_name = "support"
 
 urlpatterns = [
     path("", views.search, name="search"),
-    path("rounds/<int:round_id>/", views.round_detail, name="round"),
-    path("rounds/<int:round_id>/void/", views.round_void, name="void"),
-    path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("rounds/<id:round_id>/", views.round_detail, name="round"),
+    path("rounds/<id:round_id>/void/", views.round_void, name="void"),
+    path("players/<id:player_id>/", views.player_detail, name="player"),
 ]

@@ -8,6 +8,8 @@ from django import template
 from django.utils import translation
 from django.utils.numberformat import format as number_format
 
+from baccarat import card_names
+
 register = template.Library()
 
 # Where the currency sign goes, per language: (prefix, suffix).
@@ -56,3 +58,15 @@ def units(cents: int | None) -> str:
     if cents is None:
         return ""
     return str(int(cents) // 100) if int(cents) % 100 == 0 else format_money(cents)
+
+
+@register.filter
+def card_name(code: str | None) -> str:
+    """A card code as words of the active language: ``"TH"`` → "Ten of hearts"."""
+    return card_names.card_name(code or "")
+
+
+@register.filter
+def cards_named(codes: str | None) -> str:
+    """A hand's card codes as words, comma separated."""
+    return card_names.cards_named(codes or "")

@@ -19,7 +19,6 @@ from wallet.services import (
 pytestmark = pytest.mark.django_db
 
 
-
 @pytest.fixture
 def table(single_table):
     return single_table

@@ -18,11 +18,12 @@ from wallet import services as wallet
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
-# The lock reserves the coup's cards: the shoe row (locked and moved on, or a new shoe
-# per coup) and one bulk insert of the positions taken, the database's guard.
-LOCK_BUDGET = 14
+# The lock reserves the coup's cards: the shoe row locked and moved on, one bulk insert
+# of the positions taken (the database's guard); when the shoe ends with the coup (every
+# coup at a one-deck table) the next shoe is shuffled and stored in the same transaction.
+LOCK_BUDGET = 16
 DEAL_AND_SETTLE_BUDGET = 15
-ROUND_PLAY_BUDGET = 28  # lock 14 + deal 2 + settle 12
+ROUND_PLAY_BUDGET = 31  # lock 16 + deal 2 + settle 13 (the reveal of an ended shoe)
 TABLE_PAGE_BUDGET = 12
 
 

@@ -10,7 +10,7 @@ from wallet import services as wallet
 from wallet.models import Transaction
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-DEAL_QUERY_BUDGET = 34
+DEAL_QUERY_BUDGET = 38
 
 
 @pytest.fixture
