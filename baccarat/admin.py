@@ -68,13 +68,43 @@ class TableAdmin(admin.ModelAdmin):
                 )
 
 
+# The card order of a shoe (``Shoe.state``) and a locked round's cards
+# (``Round.reserved_cards``) are secret until dealt: no page, filter or lookup reaches them.
+SECRET_FIELDS = {"state", "reserved_cards"}
+
+
+class SecretsClosed(admin.ModelAdmin):
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if SECRET_FIELDS.intersection(lookup.split("__")):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
 @admin.register(Shoe)
-class ShoeAdmin(admin.ModelAdmin):
-    list_display = ["table", "number", "hands_dealt", "is_finished", "started_at"]
+class ShoeAdmin(SecretsClosed):
+    list_display = ["table", "player", "number", "hands_dealt", "is_finished", "revealed_at"]
     list_filter = ["is_finished"]
-    # The card order is secret while the shoe is in play.
+    list_select_related = ["table", "player"]
     exclude = ["state"]
-    readonly_fields = ["table", "number", "commitment", "hands_dealt", "is_finished", "finished_at"]
+    readonly_fields = [
+        "table",
+        "player",
+        "number",
+        "commitment",
+        "cut_position",
+        "burn_card",
+        "burned_count",
+        "hands_dealt",
+        "is_finished",
+        "finished_at",
+        "revealed_at",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Shoe | None = None) -> bool:
+        return False
 
 
 class BetInline(admin.TabularInline):
@@ -92,12 +122,13 @@ class PlayInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(SecretsClosed):
     list_display = ["pk", "table", "state", "completion", "outcome", "created_at"]
-    list_filter = ["state", "completion", "table"]
+    list_filter = ["state", "completion", "needs_attention", "table"]
     list_select_related = ["table"]
     inlines = [PlayInline]
-    readonly_fields = [f.name for f in Round._meta.fields]
+    exclude = ["reserved_cards"]
+    readonly_fields = [f.name for f in Round._meta.fields if f.name not in SECRET_FIELDS]
 
     def has_add_permission(self, request: object) -> bool:
         return False

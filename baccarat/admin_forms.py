@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from baccarat.models import Table
-from casino.templatetags.casino import format_money
+from wallet.formatting import format_money
 
 BET_KINDS = [
     ("player", _("Player")),

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from baccarat import rounds, shoes
@@ -98,9 +99,9 @@ def recover_round(round_id: int, *, max_attempts: int, report: RecoveryReport) -
         rounds.round_settle(round_id=round_id, completion=Round.Completion.SERVER)
     except Exception as error:  # one broken round must not stop the others
         report.failed.append(round_id)
+        line = f"attempt {attempt} failed at {timezone.now().isoformat()}: {type(error).__name__}"
         Round.objects.filter(pk=round_id).update(
-            recovery_note=F("recovery_note")
-            + f"\nattempt {attempt} failed at {timezone.now().isoformat()}: {type(error).__name__}"
+            recovery_note=Concat(F("recovery_note"), Value("\n" + line))
         )
         _log(round, round_id, step, attempt, "failed", error=repr(error))
         return

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import shoe_open
@@ -30,6 +31,14 @@ def table_for_player(*, slug: str, player: User) -> Table:
     elif not table.is_active or table.kind != Table.Kind.SINGLE:
         raise Http404
     return table
+
+
+def table_name(table: Table) -> str:
+    """A table's name for people: practice tables are stored under a neutral name and
+    read as "Practice" in each player's (and support's) own language."""
+    if table.kind == Table.Kind.PRACTICE:
+        return str(_("Practice"))
+    return table.name
 
 
 def practice_of(table: Table) -> PracticeSession | None:

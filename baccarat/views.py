@@ -31,6 +31,7 @@ from baccarat.forms import (
     add_domain_error,
 )
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
+from baccarat.notices import deliver_server_notices
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
@@ -82,6 +83,7 @@ def _after_action(request: HttpRequest, table: Table, form: Any, **kwargs: Any) 
 @require_GET
 def table_view(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    deliver_server_notices(request)
     return _render_table(request, table)
 
 

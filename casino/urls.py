@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("", include("baccarat.urls")),
     path("health/", views.health, name="health"),
+    path("health/live/", views.health_live, name="health_live"),
     path("tables/<slug:slug>/rules/", table_rules, name="table_rules"),
     path("accounts/", include("casino.accounts.urls")),
     path("cashier/", include("wallet.urls")),

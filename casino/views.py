@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from baccarat.models import Table
+from baccarat.models import Round, Table
 from baccarat.notices import deliver_server_notices
+from baccarat.recovery import heartbeat_last
 
 
 @require_GET
@@ -18,6 +21,44 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
+    """Is the casino whole: the database answers, the recovery sweep runs, no round waits.
+
+    503 when the sweep has not run for three intervals (a dead beat or worker) or a round
+    has been LOCKED longer than ``CASINO_HEALTH_MAX_ROUND_AGE_SECONDS``: an alarm for the
+    operator, not a reason to stop serving (a load balancer asks ``/health/live/``).
+    """
+    now = timezone.now()
+    last_sweep = heartbeat_last()
+    sweep_age = (now - last_sweep).total_seconds() if last_sweep else None
+    sweep_stale = sweep_age is None or sweep_age > 3 * settings.CASINO_RECOVERY_INTERVAL_SECONDS
+    oldest = (
+        Round.objects.filter(state=Round.State.LOCKED)
+        .order_by("locked_at")
+        .values_list("locked_at", flat=True)
+        .first()
+    )
+    round_age = (now - oldest).total_seconds() if oldest else None
+    round_stale = round_age is not None and round_age > settings.CASINO_HEALTH_MAX_ROUND_AGE_SECONDS
+    stale = sweep_stale or round_stale
+    body = {
+        "status": "stale" if stale else "ok",
+        "database": "ok",
+        "recovery": {
+            "last_sweep": last_sweep.isoformat() if last_sweep else None,
+            "seconds_ago": None if sweep_age is None else round(sweep_age, 1),
+            "stale": sweep_stale,
+        },
+        "oldest_unfinished_round": {
+            "seconds": None if round_age is None else round(round_age, 1),
+            "stale": round_stale,
+        },
+    }
+    return JsonResponse(body, status=503 if stale else 200)
+
+
+@require_GET
+def health_live(request: HttpRequest) -> HttpResponse:
+    """This web process answers and reaches the database (for a load balancer)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from baccarat import betting, practice, rounds
+from baccarat import betting, practice, recovery, rounds
 from baccarat.models import Round
 from casino.accounts.models import User
 from wallet.services import wallet_rebuy
@@ -39,6 +39,7 @@ STAFF_ADMIN = row(AWAY, AWAY, AWAY, OK, OK, OK)
 MATRIX = {
     "lobby": (None, EVERYONE),
     "health": (None, EVERYONE),
+    "health_live": (None, EVERYONE),
     "table_rules": (lambda o: {"slug": o["table"].slug}, EVERYONE),
     "accounts:signup": (None, ANONYMOUS_ONLY),
     "accounts:login": (None, ANONYMOUS_ONLY),
@@ -118,6 +119,7 @@ def objects(alice, bob, single_table):
     round = betting.round_open(table=single_table, player=alice)
     betting.bet_place(round=round, player=alice, kind="banker", amount=500)
     rounds.round_play(round_id=round.pk)
+    recovery.heartbeat_beat()  # the sweep ran: /health/ answers 200
     session = practice.practice_start(
         player=alice,
         decks=8,

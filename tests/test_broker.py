@@ -61,3 +61,67 @@ def test_the_stock_transport_shows_an_empty_file(tmp_path, monkeypatch):
     if not seen:
         pytest.skip("this Kombu version no longer exposes partial files")
     assert seen[0][1] == 0
+
+
+def test_a_worker_leaves_the_checkout_untouched(tmp_path) -> None:
+    """Kombu's exchange tables go under the var folder, not into ``./control``."""
+    import shutil
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    git = shutil.which("git")
+    if git is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+
+    def status() -> str:
+        return subprocess.run(
+            [git, "status", "--porcelain", "--untracked-files=all"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    before = status()
+    had_control = (root / "control").exists()  # an older checkout's leftovers
+    var = tmp_path / "var"
+    env = {
+        **os.environ,
+        "CASINO_VAR_DIR": str(var),
+        "CELERY_BROKER_URL": "filesystem://",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "casino",
+            "worker",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            "git@%h",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        control = var / "celery" / "control"
+        while time.monotonic() < deadline and not any(control.glob("*.exchange")):
+            time.sleep(0.2)
+        assert any(control.glob("*.exchange")), "the worker wrote no exchange table"
+    finally:
+        worker.terminate()
+        worker.wait(30)
+    assert (root / "control").exists() == had_control
+    assert status() == before

@@ -37,5 +37,5 @@ def test_htmx_served_from_our_static_files(client):
     assert "unpkg" not in html and "cdn" not in html.lower()
 
 
-def test_health(client):
-    assert client.get(reverse("health")).json() == {"status": "ok"}
+def test_health_live(client):
+    assert client.get(reverse("health_live")).json() == {"status": "ok"}

@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.templatetags.casino import format_money
 from wallet.cashier import cashier_deposit, deposit_limit_set, deposit_limit_status
 from wallet.errors import WalletError
+from wallet.formatting import format_money
 from wallet.forms import PRESET_UNITS, DepositForm, DepositLimitForm
 from wallet.selectors import player_entries, player_stacks, wallet_balance
 

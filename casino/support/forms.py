@@ -7,7 +7,12 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat.models import Round, Table
 
-STATUS_CHOICES = [("", _("Any status")), *Round.Completion.choices, ("open", _("In play"))]
+STATUS_CHOICES = [
+    ("", _("Any status")),
+    *Round.Completion.choices,
+    ("open", _("In play")),
+    ("attention", _("Needs attention")),
+]
 MAX_REASON = 500
 
 

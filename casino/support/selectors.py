@@ -43,6 +43,8 @@ def round_search(
         plays = plays.filter(created_at__lt=_day_start(date_to + timedelta(days=1)))
     if status == "open":
         plays = plays.filter(round__state__in=[Round.State.BETTING, Round.State.LOCKED])
+    elif status == "attention":
+        plays = plays.filter(round__needs_attention=True)
     elif status:
         plays = plays.filter(round__completion=status)
     return plays

@@ -57,7 +57,7 @@ def money():
     """The on-screen money format of ``casino.templatetags.casino`` in a language."""
     from django.utils import translation
 
-    from casino.templatetags.casino import format_money
+    from wallet.formatting import format_money
 
     def fmt(cents: int, language: str = "en") -> str:
         with translation.override(language):

@@ -9,7 +9,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from baccarat.models import PracticeSession
-from casino.templatetags.casino import format_money
+from wallet.formatting import format_money
 
 
 def cell(page, row: int):

@@ -233,7 +233,7 @@ class Cluster:
         return proc
 
     def start_web(self, fault: str | None = None) -> tuple[Proc, str]:
-        """``runserver`` on a free port; returns once ``/health/`` answers."""
+        """``runserver`` on a free port; returns once ``/health/live/`` answers."""
         port = free_port()
         name = f"web-{fault or 'healthy'}"
         args = [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
@@ -245,7 +245,7 @@ class Cluster:
             if proc.returncode is not None:
                 raise AssertionError(f"{name} exited with {proc.returncode}:\n{proc.tail()}")
             try:
-                with urllib.request.urlopen(base + "/health/", timeout=2) as response:  # noqa: S310
+                with urllib.request.urlopen(base + "/health/live/", timeout=2) as response:  # noqa: S310
                     return response.status == 200
             except (OSError, http.client.HTTPException):
                 return False

@@ -117,6 +117,7 @@ class Command(BaseCommand):
                     "state": "'settled'",
                     "completion": "CASE WHEN g % 500 = 0 THEN 'server' ELSE 'played' END",
                     "rules": f"'{_json(table.rule_snapshot())}'::jsonb",
+                    "reserved_cards": "'9HKD7C5S2C'",
                     "player_cards": "'9H 7C'",
                     "banker_cards": "'KD 5S 2C'",
                     "player_total": "6",
