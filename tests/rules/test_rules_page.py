@@ -195,3 +195,17 @@ def test_odds_are_cached_not_recomputed(single_table):
     cached_odds(rules)
     cached_odds(rules)
     assert cached_odds.cache_info().hits == 1
+
+
+def test_the_fairness_section_says_only_what_is_true(client, single_table) -> None:
+    page = client.get(reverse("table_rules", args=[single_table.slug])).content.decode()
+    assert "certified" not in page
+    assert "cryptographic random generator (Fisher-Yates)" in page
+    assert 'id="fairness"' in page
+    assert "before the cut" in page or "before any bet" in page
+    assert "every player plays a shoe of their own" in page
+
+
+def test_a_full_table_says_its_seats_share_the_shoe(client, full_table) -> None:
+    page = client.get(reverse("table_rules", args=[full_table.slug])).content.decode()
+    assert "Every seat at this table is dealt from the same shoe." in page
