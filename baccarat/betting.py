@@ -35,8 +35,13 @@ def stakes_of(play: Play) -> Stakes:
     return {bet.kind: bet.stake for bet in play.bets.all()}
 
 
-def round_open(*, table: Table, player: User) -> Round:
-    """The player's BETTING round at a single-seat table, opened if there is none."""
+def round_open(*, table: Table, player: User, repeat_last: bool = False) -> Round:
+    """The player's BETTING round at a single-seat table, opened if there is none.
+
+    ``repeat_last``: a new round starts with the bets of the player's last round at this
+    table on the layout (seed 002: the previous bet stays; DEAL alone plays it again,
+    CLEAR takes it away), as long as the table's rules still take them.
+    """
     if not table.is_active and table.kind != Table.Kind.PRACTICE:
         raise RoundError("table_closed")
     mine = Round.objects.filter(table=table, plays__player=player)
@@ -53,8 +58,48 @@ def round_open(*, table: Table, player: User) -> Round:
             if session is not None and not session.is_active:
                 raise RoundError("session_over")
         round = Round.objects.create(table=table, rules=table.rule_snapshot())
-        Play.objects.create(round=round, player=player, seat=1)
+        play = Play.objects.create(round=round, player=player, seat=1)
+        stakes = _last_stakes(table=table, player=player) if repeat_last else {}
+        if stakes and _still_allowed(round, stakes):
+            Bet.objects.bulk_create(Bet(play=play, kind=k, stake=v) for k, v in stakes.items())
+            play.stake_total = sum(stakes.values())
+            play.save(update_fields=["stake_total"])
+            round.repeated = True  # type: ignore[attr-defined]
     return round
+
+
+def bet_place_on_layout(*, round: Round, player: User, kind: str, amount: int) -> Round:
+    """A chip placed by the player: like :func:`bet_place`, except that a chip the last
+    round's repeated bets cannot stand beside (player next to banker) replaces them: the
+    player clearly chose a new bet."""
+    try:
+        return bet_place(round=round, player=player, kind=kind, amount=amount)
+    except engine.CombinationNotAllowed:
+        if not getattr(round, "repeated", False):
+            raise
+        bets_clear(round=round, player=player)
+        return bet_place(round=round, player=player, kind=kind, amount=amount)
+
+
+def _last_stakes(*, table: Table, player: User) -> Stakes:
+    last = (
+        Play.objects.filter(player=player, round__table=table, round__state=Round.State.SETTLED)
+        .order_by("-round_id")
+        .prefetch_related("bets")
+        .first()
+    )
+    return stakes_of(last) if last is not None else {}
+
+
+def _still_allowed(round: Round, stakes: Stakes) -> bool:
+    """Whether the rules the round is played under take these stakes (a table admin may
+    have changed them since)."""
+    limits = round.rules["limits"]
+    try:
+        engine.validate_bets(rules_of(round), stakes)
+    except engine.EngineError:
+        return False
+    return all(kind in limits and stake <= limits[kind][1] for kind, stake in stakes.items())
 
 
 def _betting_play(*, round: Round, player: User) -> tuple[Round, Play]:
@@ -148,16 +193,9 @@ def bets_rebet(*, round: Round, player: User) -> Round:
     """Replace the player's bets with those of their last settled round at this table."""
 
     def edit(locked: Round, stakes: Stakes) -> Stakes:
-        last = (
-            Play.objects.filter(
-                player=player, round__table=locked.table, round__state=Round.State.SETTLED
-            )
-            .order_by("-round_id")
-            .prefetch_related("bets")
-            .first()
-        )
-        if last is None or not last.bets.all():
+        last = _last_stakes(table=locked.table, player=player)
+        if not last:
             raise RoundError("no_previous_bets")
-        return stakes_of(last)
+        return last
 
     return _edit_stakes(round=round, player=player, edit=edit)

@@ -6,10 +6,12 @@ form errors through :func:`add_domain_error`.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
@@ -54,12 +56,13 @@ class BetForm(forms.Form):
         required=False,
         error_messages={"invalid_choice": _("There is no such betting spot.")},
     )
+    # Without an amount, ``remove`` takes the whole bet back (a right-click on the spot).
     amount = forms.IntegerField(
         label=_("Chip"),
         min_value=1,
+        required=False,
         error_messages={
             "invalid": _("Choose one of the chips."),
-            "required": _("Choose one of the chips."),
             "min_value": _("Choose one of the chips."),
         },
     )
@@ -68,32 +71,51 @@ class BetForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.table = table
 
-    def clean_amount(self) -> int:
-        amount = int(self.cleaned_data["amount"])
+    def clean_amount(self) -> int | None:
+        amount = self.cleaned_data["amount"]
+        if amount is None:
+            return None
         unit = min(self.table.chip_values)
         # Any whole number of the smallest chip, up to ten of the largest (keyboard steps).
         if amount % unit or amount > max(self.table.chip_values) * 10:
             raise forms.ValidationError(_("Choose one of the chips."), code="not_a_chip")
-        return amount
+        return int(amount)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         add, remove = cleaned.get("kind"), cleaned.get("remove")
         if not self.errors and bool(add) == bool(remove):
             raise forms.ValidationError(_("Choose one betting spot."), code="no_spot")
+        if not self.errors and add and cleaned.get("amount") is None:
+            raise forms.ValidationError(_("Choose one of the chips."), code="no_chip")
         cleaned["spot"] = add or remove
         cleaned["take_back"] = bool(remove)
         return cleaned
 
 
-class DealForm(forms.Form):
-    """DEAL names the round it deals, so a double submit deals one round only."""
+MAX_ID = 2**63 - 1
 
-    round = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+class DealForm(forms.Form):
+    """DEAL names the round it deals (``round``), or, when the layout repeats the last
+    round's bets, that last round (``after``): a double submit deals one round only."""
+
+    round = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
+    )
+    after = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
+    )
 
 
 class EmptyForm(forms.Form):
-    """CLEAR, REBET and EXIT carry nothing but the CSRF token."""
+    """CLEAR and REBET carry nothing but the CSRF token."""
+
+
+class ExitForm(forms.Form):
+    """EXIT; ``confirm`` when the player agreed to leave with chips on the layout."""
+
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class RebuyForm(forms.Form):
@@ -102,6 +124,11 @@ class RebuyForm(forms.Form):
         min_value=1,
         max_value=settings.CASINO_MAX_LIMIT // 100,
         help_text=_("Whole units, moved from your wallet to your stack at this table."),
+        error_messages={
+            "required": _("Enter an amount."),
+            "invalid": _("Enter a whole amount."),
+            "min_value": _("Enter an amount of at least 1."),
+        },
     )
     # Issued with the form: a double submit of the same form rebuys once.
     token = forms.SlugField(max_length=40, widget=forms.HiddenInput)
@@ -109,14 +136,34 @@ class RebuyForm(forms.Form):
     def clean_amount(self) -> int:
         return int(self.cleaned_data["amount"]) * 100
 
+    def for_retry(self) -> RebuyForm:
+        """The refused form, shown again usable: a fresh token, the amount kept, and every
+        error in words, a broken hidden token's included."""
+        retry = RebuyForm(
+            initial={"token": secrets.token_hex(8), "amount": self.data.get("amount", "")}
+        )
+        errors = list(self.non_field_errors()) + [
+            error for name in ("amount",) for error in self.errors.get(name, [])
+        ]
+        if "token" in self.errors:
+            errors.append(_("This form had expired. Please press the button again."))
+        retry._retry_errors = errors  # type: ignore[attr-defined]
+        return retry
+
+    @property
+    def retry_errors(self) -> list[str]:
+        return getattr(self, "_retry_errors", [])
+
 
 class PracticeForm(forms.Form):
     decks = forms.TypedChoiceField(
         label=_("Decks"), choices=[(6, "6"), (8, "8")], coerce=int, initial=8
     )
+    STARTING_CHIPS = (1000, 2000, 5000)  # euros
+
     starting_chips = forms.TypedChoiceField(
         label=_("Starting chips"),
-        choices=[(1000, "1,000"), (2000, "2,000"), (5000, "5,000")],
+        choices=[(chips, str(chips)) for chips in STARTING_CHIPS],
         coerce=int,
         initial=1000,
     )
@@ -132,6 +179,14 @@ class PracticeForm(forms.Form):
         choices=Table.Commission.choices,
         initial=Table.Commission.FIVE_PERCENT,
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Grouped as the player reads numbers ("1.000" in German), so built per form in
+        # the language active now, not once at import.
+        self.fields["starting_chips"].choices = [  # type: ignore[attr-defined]
+            (chips, number_format(chips, force_grouping=True)) for chips in self.STARTING_CHIPS
+        ]
 
     def clean_starting_chips(self) -> int:
         return int(self.cleaned_data["starting_chips"]) * 100

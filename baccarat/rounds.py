@@ -25,6 +25,7 @@ from baccarat.models import Bet, Play, Round, Shoe, Table
 from baccarat.practice import practice_record
 from baccarat.rule_sets import rules_of
 from wallet import services as wallet
+from wallet.errors import InsufficientFunds
 from wallet.models import Account, Transaction
 
 
@@ -94,13 +95,17 @@ def round_lock(*, round_id: int) -> LockResult:
             engine.validate_bets(rules, stakes)
             if raised:
                 write_stakes(play=play, stakes=stakes)
-            stake = wallet.wallet_stake(
-                player=play.player,
-                table=round.table,
-                round=round,
-                amount=play.stake_total,
-                reference=f"stake:{round.pk}:{play.player_id}",
-            )
+            try:
+                stake = wallet.wallet_stake(
+                    player=play.player,
+                    table=round.table,
+                    round=round,
+                    amount=play.stake_total,
+                    reference=f"stake:{round.pk}:{play.player_id}",
+                )
+            except InsufficientFunds:
+                # Refused before any write: the seeds' "lower the bet or REBUY".
+                raise RoundError("stack_short") from None
             # The stack as it was just before the stake, read under the ledger's lock.
             stack = next(
                 entry

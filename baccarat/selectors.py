@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
+from baccarat import engine
+from baccarat.card_names import card_name
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import shoe_open
 from wallet.models import Account, Transaction
@@ -57,15 +59,30 @@ def stack_balance(*, player: User, table: Table) -> int:
     return balance or 0
 
 
+def balances(*, player: User, table: Table) -> tuple[int, int]:
+    """The player's wallet and their stack at ``table``, in cents, in one query."""
+    rows = Account.objects.filter(
+        Q(kind=Account.Kind.WALLET) | Q(kind=Account.Kind.STACK, table=table), owner=player
+    ).values_list("kind", "balance")
+    found = dict(rows)
+    return found.get(Account.Kind.WALLET, 0), found.get(Account.Kind.STACK, 0)
+
+
+BUY_IN_MULTIPLES = (20, 50, 100, 200)
+
+
 @dataclass
 class TableState:
+    """Everything a player's view of a single-seat table shows."""
+
     table: Table
     stack: int
+    wallet: int
     play: Play | None  # the player's part in the BETTING round
-    stakes: dict[str, int]
+    stakes: dict[str, int]  # the chips on the layout
+    carried: bool  # the layout shows the last round's bets, which DEAL plays again
     last: Play | None  # the player's last finished round here
     in_play: Round | None  # a LOCKED round being completed
-    stats: list[Round] = field(default_factory=list)
     shoe: Shoe | None = None  # the shoe the next round is dealt from, its commitment shown
 
     @property
@@ -73,12 +90,34 @@ class TableState:
         return sum(self.stakes.values())
 
     @property
+    def available(self) -> int:
+        """The stack less the chips on the layout (the seeds' "Saldo")."""
+        return max(0, self.stack - self.total_stake)
+
+    @property
     def round(self) -> Round | None:
         return self.play.round if self.play else None
 
+    @property
+    def minimum(self) -> int:
+        """The smallest stake the table takes on any spot."""
+        return min(low for low, _high in self.table.limits().values())
+
+    @property
+    def buy_ins(self) -> list[tuple[int, bool]]:
+        """Preset buy-in amounts (multiples of the table minimum) and whether the wallet
+        covers each."""
+        amounts = [-(-self.minimum * n // 100) * 100 for n in BUY_IN_MULTIPLES]  # whole units
+        return [(amount, amount <= self.wallet) for amount in amounts]
+
+    @property
+    def needs_chips(self) -> bool:
+        """Nothing to bet with: the buy-in panel is open."""
+        return self.stack < self.minimum and self.total_stake == 0
+
 
 def table_state(*, table: Table, player: User, settled: Play | None = None) -> TableState:
-    """Everything the table page shows, in four queries.
+    """The player's view of a single-seat table, in four queries.
 
     ``settled``: the player's play this request has just settled (with its round and
     bets loaded). Settling it closed the player's only open round here, so it is the
@@ -97,28 +136,52 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
     in_play = next((p.round for p in plays if p.round.state == Round.State.LOCKED), None)
     last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
-    stakes = {bet.kind: bet.stake for bet in current.bets.all()} if current else {}
-    stats_rounds = Round.objects.filter(table=table, state=Round.State.SETTLED)
-    if table.reshuffle == Table.Reshuffle.CUT_CARD and last is not None:
-        stats_rounds = stats_rounds.filter(shoe_id=last.round.shoe_id)
+    if current is not None:
+        stakes, carried = {bet.kind: bet.stake for bet in current.bets.all()}, False
+    elif last is not None and in_play is None:
+        # Seed 002: the previous bet stays on the layout; DEAL alone plays it again.
+        stakes, carried = {bet.kind: bet.stake for bet in last.bets.all()}, True
     else:
-        stats_rounds = stats_rounds.filter(plays__player=player)
-    stats = list(
-        stats_rounds.only("pk", "outcome", "player_total", "banker_total", "hand_number").order_by(
-            "-pk"
-        )[:STATS_LENGTH]
-    )
-    stats.reverse()
+        stakes, carried = {}, False
+    wallet, stack = balances(player=player, table=table)
     return TableState(
         table=table,
-        stack=stack_balance(player=player, table=table),
+        stack=stack,
+        wallet=wallet,
         play=current,
         stakes=stakes,
+        carried=carried,
         last=last,
         in_play=in_play,
-        stats=stats,
         shoe=shoe_open(table=table, player=player),
     )
+
+
+def shoe_results(*, table: Table, player: User) -> list[Round]:
+    """The statistics of the shoe in play: its settled rounds, oldest first.
+
+    At a cut-card table the player's current shoe (the one their last round came from);
+    at a table that reshuffles every coup, the player's recent rounds there.
+    """
+    rounds = Round.objects.filter(table=table, state=Round.State.SETTLED, plays__player=player)
+    if table.reshuffle == Table.Reshuffle.CUT_CARD and table.decks > 1:
+        last_shoe = rounds.order_by("-pk").values_list("shoe_id", flat=True)[:1]
+        rounds = rounds.filter(shoe_id__in=last_shoe)
+    results = list(
+        rounds.only(
+            "pk",
+            "outcome",
+            "player_total",
+            "banker_total",
+            "hand_number",
+            "player_cards",
+            "banker_cards",
+            "natural",
+            "shoe_id",
+        ).order_by("-pk")[:STATS_LENGTH]
+    )
+    results.reverse()
+    return results
 
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -131,30 +194,130 @@ class CardView:
     rank: str
     suit: str
     red: bool
-    order: int  # position in deal order, for the card-by-card animation
+    name: str  # in words, in the active language: "Ten of hearts"
+    step: int  # its place in the deal order, for the card-by-card reveal
 
 
-def hand_cards(round: Round) -> tuple[list[CardView], list[CardView]]:
-    """The two hands of a dealt round, each card with its place in the deal order."""
+@dataclass(frozen=True)
+class HandView:
+    cards: list[CardView]
+    # The hand's total as each of its cards turns: (deal step, total so far).
+    totals: list[tuple[int, int]]
+
+    @property
+    def total(self) -> int:
+        return self.totals[-1][1]
+
+
+@dataclass(frozen=True)
+class DealView:
+    player: HandView
+    banker: HandView
+
+    @property
+    def steps(self) -> int:
+        """How many cards were dealt: the outcome shows after the last of them."""
+        return len(self.player.cards) + len(self.banker.cards)
+
+    @property
+    def sides(self) -> list[tuple[str, HandView, str]]:
+        """Player's hand and banker's hand, as they lie on the felt, with their titles."""
+        return [
+            ("player", self.player, str(_("Player"))),
+            ("banker", self.banker, str(_("Banker"))),
+        ]
+
+
+def _card(code: str, step: int) -> CardView:
+    return CardView(
+        code=code,
+        rank=RANK_LABELS.get(code[0], code[0]),
+        suit=SUIT_SYMBOLS[code[1]],
+        red=code[1] in "HD",
+        name=card_name(code),
+        step=step,
+    )
+
+
+def _hand(codes: list[str], steps: list[int]) -> HandView:
+    cards = [_card(code, step) for code, step in zip(codes, steps, strict=True)]
+    points = engine.cards_from_codes("".join(codes))
+    totals = [(step, engine.hand_total(points[: i + 1])) for i, step in enumerate(steps)]
+    return HandView(cards=cards, totals=totals)
+
+
+def deal_view(round: Round) -> DealView:
+    """The two hands of a dealt round, card by card in deal order with running totals.
+
+    Deal order: player, banker, player, banker, then the player's third card, then the
+    banker's.
+    """
     player = round.player_cards.split()
     banker = round.banker_cards.split()
-    # Deal order: P1 B1 P2 B2, then the player's third card, then the banker's.
-    orders_p = [0, 2, 4][: len(player)]
-    orders_b = [1, 3, 4 + (len(player) == 3)][: len(banker)]
+    player_steps = [0, 2, 4][: len(player)]
+    banker_steps = [1, 3, 4 + (len(player) == 3)][: len(banker)]
+    return DealView(player=_hand(player, player_steps), banker=_hand(banker, banker_steps))
 
-    def view(code: str, order: int) -> CardView:
-        return CardView(
-            code=code,
-            rank=RANK_LABELS.get(code[0], code[0]),
-            suit=SUIT_SYMBOLS[code[1]],
-            red=code[1] in "HD",
-            order=order,
+
+@dataclass(frozen=True)
+class SpotView:
+    """A betting spot on the layout, with the chips on it and, just after a deal, what
+    became of the bet that stood there."""
+
+    kind: str
+    label: str
+    key: int  # its number key (1 player, 2 banker, 3 tie; pairs 4 and 5)
+    odds: str
+    stake: int
+    result: str = ""  # "win", "lose" or "push" for the round just dealt
+    paid: int = 0
+
+    @property
+    def letter(self) -> str:
+        return SPOT_LETTERS[self.kind]
+
+
+SPOT_LETTERS = {"player": "P", "banker": "B", "tie": "T", "player_pair": "PP", "banker_pair": "BP"}
+SPOT_ORDER = ["player_pair", "player", "tie", "banker", "banker_pair"]  # as on the felt
+SPOT_KEYS = {"player": 1, "banker": 2, "tie": 3, "player_pair": 4, "banker_pair": 5}
+
+
+def layout_spots(state: TableState, *, just_dealt: bool) -> list[SpotView]:
+    """The table's spots in felt order, each with its stake and, after a deal, its result."""
+    table = state.table
+    labels = dict(Bet.Kind.choices)
+    odds = {
+        "player": "1:1",
+        "banker": "1:1 −5%" if table.commission == Table.Commission.FIVE_PERCENT else "1:1",
+        "tie": f"{table.tie_pays}:1",
+        "player_pair": "11:1",
+        "banker_pair": "11:1",
+    }
+    dealt: dict[str, Bet] = {}
+    if just_dealt and state.last is not None:
+        dealt = {bet.kind: bet for bet in state.last.bets.all()}
+    spots = []
+    for kind in SPOT_ORDER:
+        if kind not in table.limits():
+            continue
+        bet = dealt.get(kind)
+        result = ""
+        if bet is not None:
+            result = (
+                "win" if bet.payout > bet.stake else "push" if bet.payout == bet.stake else "lose"
+            )
+        spots.append(
+            SpotView(
+                kind=kind,
+                label=str(labels[kind]),
+                key=SPOT_KEYS[kind],
+                odds=odds[kind],
+                stake=state.stakes.get(kind, 0),
+                result=result,
+                paid=bet.payout if bet is not None else 0,
+            )
         )
-
-    return (
-        [view(c, o) for c, o in zip(player, orders_p, strict=True)],
-        [view(c, o) for c, o in zip(banker, orders_b, strict=True)],
-    )
+    return spots
 
 
 def play_lines(play: Play) -> list[Bet]:

@@ -47,13 +47,13 @@ def _shuffled(rules: dict[str, Any]) -> engine.Shoe:
     )
 
 
-def _start(*, table: Table, owner: User | None, rules: dict[str, Any], number: int) -> Shoe:
+def _start(*, table: Table, owner_id: int | None, rules: dict[str, Any], number: int) -> Shoe:
     """Insert a new open shoe and the positions its burn takes. Raises ``IntegrityError``
     when another process opened one first (the caller is in a savepoint)."""
     dealer = _shuffled(rules)
     shoe = Shoe.objects.create(
         table=table,
-        player=owner,
+        player_id=owner_id,
         number=number,
         state=dealer.to_state(),
         commitment=dealer.commitment(),
@@ -107,10 +107,11 @@ def shoe_open(
                 shoe.save(update_fields=["is_finished", "finished_at"])
                 shoe_reveal_if_done(shoe_id=shoe.pk)
             last = Shoe.objects.filter(table=table, player=owner).aggregate(n=Max("number"))
+            owner_id = owner.pk if owner is not None else None
             try:
                 with transaction.atomic():
                     return _start(
-                        table=table, owner=owner, rules=rules, number=(last["n"] or 0) + 1
+                        table=table, owner_id=owner_id, rules=rules, number=(last["n"] or 0) + 1
                     )
             except IntegrityError:
                 continue
@@ -142,7 +143,7 @@ def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
     if ended:
         _start(
             table=round.table,
-            owner=shoe.player,
+            owner_id=shoe.player_id,
             rules=round.table.rule_snapshot(),
             number=shoe.number + 1,
         )

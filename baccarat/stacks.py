@@ -9,7 +9,7 @@ from baccarat.errors import RoundError
 from baccarat.models import PracticeSession, Round, Table
 from baccarat.practice import practice_finish
 from wallet import services as wallet
-from wallet.models import Transaction
+from wallet.models import Account, Transaction
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -22,8 +22,11 @@ def table_rebuy(*, player: User, table: Table, amount: int, reference: str) -> N
     wallet.wallet_rebuy(player=player, table=table, amount=amount, reference=reference)
 
 
-def table_exit(*, player: User, table: Table) -> None:
-    """Leave the table: withdraw open bets and cash the stack out (practice: end it)."""
+def table_exit(*, player: User, table: Table) -> int:
+    """Leave the table: withdraw open bets and cash the stack out (practice: end it).
+
+    Returns the cents that went back to the wallet.
+    """
     mine = Round.objects.filter(table=table, plays__player=player)
     if mine.filter(state=Round.State.LOCKED).exists():
         raise RoundError("round_in_play")
@@ -33,8 +36,14 @@ def table_exit(*, player: User, table: Table) -> None:
         session = PracticeSession.objects.filter(table=table, player=player).first()
         if session is not None:
             practice_finish(session_id=session.pk)
-        return
+        return 0
     count = Transaction.objects.filter(player=player, kind=Transaction.Kind.CASH_OUT).count()
-    wallet.wallet_cash_out(
+    cash_out = wallet.wallet_cash_out(
         player=player, table=table, reference=f"cashout:{table.pk}:{player.pk}:{count}"
     )
+    if cash_out is None:
+        return 0
+    entries = getattr(cash_out, "posted_entries", None) or cash_out.entries.select_related(
+        "account"
+    )
+    return sum(entry.amount for entry in entries if entry.account.kind == Account.Kind.WALLET)

@@ -6,10 +6,10 @@ redirect (or the full page with its errors) without JavaScript.
 
 from __future__ import annotations
 
-import csv
 import secrets
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -19,22 +19,24 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import betting, engine, fairness, rounds, selectors, stacks
+from baccarat import betting, engine, exports, fairness, rounds, selectors, stacks
 from baccarat.errors import RoundError
 from baccarat.forms import (
     BetForm,
     DealForm,
     EmptyForm,
+    ExitForm,
     PracticeForm,
     ProtocolFilterForm,
     RebuyForm,
     add_domain_error,
 )
-from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
+from baccarat.models import Play, PracticeSession, Round, Shoe, Table
 from baccarat.notices import deliver_server_notices
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
+from wallet.formatting import format_money
 
 APP_VERSION = "0.1.0"  # keep equal to [project] version in pyproject.toml
 PROTOCOL_PAGE_SIZE = 25
@@ -50,26 +52,49 @@ def _render_table(
     just_dealt: bool = False,
     notices: list[str] | None = None,
     settled: Play | None = None,
+    confirm_exit: bool = False,
 ) -> HttpResponse:
-    state = selectors.table_state(table=table, player=request.user, settled=settled)  # type: ignore[arg-type]
+    """The table page, or its ``board`` partial for HTMX.
+
+    The statistics (``shoe-stats``) are not part of the board: they are rendered with the
+    full page and, out of band, with the answer to a DEAL, when a coup has ended.
+    """
+    player = request.user
+    state = selectors.table_state(table=table, player=player, settled=settled)  # type: ignore[arg-type]
     practice = selectors.practice_of(table)
-    if practice is not None:
-        # Cached on the table since before the action: a deal counts hands and may end it.
-        practice.refresh_from_db()
+    if practice is not None and just_dealt:
+        practice.refresh_from_db()  # the deal counted a hand and may have ended it
+    full_page = not request.htmx  # type: ignore[attr-defined]
     context = {
         "table": table,
+        "table_name": selectors.table_name(table),
         "state": state,
         "practice": practice,
         "form": form,
         "rebuy_form": rebuy_form or RebuyForm(initial={"token": secrets.token_hex(8)}),
-        "spots": [(kind, label) for kind, label in Bet.Kind.choices if kind in table.limits()],
+        "spots": selectors.layout_spots(state, just_dealt=just_dealt),
         "just_dealt": just_dealt,
-        "last_hands": selectors.hand_cards(state.last.round) if state.last else None,
+        "deal": selectors.deal_view(state.last.round) if state.last else None,
         "chip_unit": chip_unit(table),
         "notices": notices or [],
+        "confirm_exit": confirm_exit,
+        # What the status bar shows while the cards of the round just dealt are turned.
+        "before": (
+            {
+                "stack": state.last.balance_before,
+                "available": (state.last.balance_before or 0) - state.last.stake_total,
+            }
+            if just_dealt and state.last is not None
+            else None
+        ),
         "version": APP_VERSION,
+        "results": (
+            selectors.shoe_results(table=table, player=player)  # type: ignore[arg-type]
+            if full_page or just_dealt
+            else None
+        ),
     }
-    template = "baccarat/table.html#board" if request.htmx else "baccarat/table.html"  # type: ignore[attr-defined]
+    template = "baccarat/table.html" if full_page else "baccarat/table_update.html"
     return render(request, template, context)
 
 
@@ -90,11 +115,12 @@ def table_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
+    """A chip on a spot, or back from it (``remove``; without an amount: the whole bet)."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     form = BetForm(request.POST, table=table)
     if form.is_valid():
         try:
-            round = betting.round_open(table=table, player=request.user)  # type: ignore[arg-type]
+            round = betting.round_open(table=table, player=request.user, repeat_last=True)  # type: ignore[arg-type]
             if form.cleaned_data["take_back"]:
                 betting.bet_remove(
                     round=round,
@@ -103,7 +129,7 @@ def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
                     amount=form.cleaned_data["amount"],
                 )
             else:
-                betting.bet_place(
+                betting.bet_place_on_layout(
                     round=round,
                     player=request.user,  # type: ignore[arg-type]
                     kind=form.cleaned_data["spot"],
@@ -119,7 +145,7 @@ def _betting_action(request: HttpRequest, slug: str, action: Any) -> HttpRespons
     form = EmptyForm(request.POST)
     if form.is_valid():
         try:
-            round = betting.round_open(table=table, player=request.user)  # type: ignore[arg-type]
+            round = betting.round_open(table=table, player=request.user, repeat_last=True)  # type: ignore[arg-type]
             action(round=round, player=request.user)
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
@@ -138,6 +164,26 @@ def table_rebet(request: HttpRequest, slug: str) -> HttpResponse:
     return _betting_action(request, slug, betting.bets_rebet)
 
 
+def _round_to_deal(table: Table, player: Any, form: DealForm) -> Round | None:
+    """The round a DEAL press means; ``None`` when it was dealt already (a double press).
+
+    The form names the BETTING round it deals (``round``), or, when the layout showed the
+    last round's bets (seed 002's repeat), that last round (``after``): the first press
+    opens a round with those bets, a second press of the same page finds a newer round
+    and deals nothing.
+    """
+    mine = Round.objects.filter(table=table, plays__player=player)
+    round_id, after = form.cleaned_data["round"], form.cleaned_data["after"]
+    if round_id is not None:
+        round = mine.filter(pk=round_id).first()
+        if round is None:
+            raise RoundError("round_unknown")
+        return None if round.state == Round.State.SETTLED else round
+    if after is not None and mine.filter(pk__gt=after).exclude(state=Round.State.BETTING).exists():
+        return None
+    return betting.round_open(table=table, player=player, repeat_last=True)
+
+
 @login_required
 @require_POST
 def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
@@ -146,18 +192,9 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
     notices: list[str] = []
     settled: Play | None = None
     if form.is_valid():
-        mine = Round.objects.filter(table=table, plays__player=request.user)
-        round_id = form.cleaned_data["round"]
         try:
-            if round_id is None:
-                round = mine.filter(state=Round.State.BETTING).order_by("-pk").first()
-            else:
-                round = mine.filter(pk=round_id).first()
-                if round is None:
-                    raise RoundError("round_unknown")
-            if round is None:
-                raise engine.NoBet()
-            if round.state != Round.State.SETTLED:  # a double DEAL shows the same round
+            round = _round_to_deal(table, request.user, form)
+            if round is not None:
                 result = rounds.round_play(round_id=round.pk)
                 # Render the result from the plays the settle loaded, not read again.
                 settled = next(
@@ -178,15 +215,16 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         table,
         form=form,
-        just_dealt=not form.errors,
+        just_dealt=settled is not None,
         notices=notices,
-        settled=settled if not form.errors else None,
+        settled=settled,
     )
 
 
 @login_required
 @require_POST
 def table_rebuy(request: HttpRequest, slug: str) -> HttpResponse:
+    """Chips from the wallet to the stack: the buy-in panel's presets or an amount."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     form = RebuyForm(request.POST)
     if form.is_valid():
@@ -200,28 +238,40 @@ def table_rebuy(request: HttpRequest, slug: str) -> HttpResponse:
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     if form.errors:
-        return _render_table(request, table, rebuy_form=form)
+        return _render_table(request, table, rebuy_form=form.for_retry())
     return _after_action(request, table, form)
 
 
 @login_required
 @require_POST
 def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Leave: bets back, the stack to the wallet (asked first when chips are on the layout)."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
-    form = EmptyForm(request.POST)
+    form = ExitForm(request.POST)
+    returned: int | None = None
     if form.is_valid():
+        state = selectors.table_state(table=table, player=request.user)  # type: ignore[arg-type]
+        if state.total_stake and not form.cleaned_data["confirm"]:
+            return _render_table(request, table, confirm_exit=True)
         try:
-            stacks.table_exit(player=request.user, table=table)  # type: ignore[arg-type]
+            returned = stacks.table_exit(player=request.user, table=table)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     if form.errors:
         return _render_table(request, table, form=form)
     practice = selectors.practice_of(table)
-    target = (
-        reverse("baccarat:practice_summary", args=[practice.pk])
-        if practice is not None
-        else reverse("lobby")
-    )
+    if practice is not None:
+        target = reverse("baccarat:practice_summary", args=[practice.pk])
+    else:
+        target = reverse("lobby")
+        if returned:
+            messages.success(
+                request,
+                _("You left %(table)s: %(amount)s went back to your wallet.")
+                % {"table": table.name, "amount": format_money(returned)},
+            )
+        else:
+            messages.info(request, _("You left %(table)s.") % {"table": table.name})
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -285,7 +335,7 @@ def protocol_detail(request: HttpRequest, round_id: int) -> HttpResponse:
             "play": play,
             "round": play.round,
             "bets": selectors.play_lines(play),
-            "hands": selectors.hand_cards(play.round) if play.round.dealt_at else None,
+            "deal": selectors.deal_view(play.round) if play.round.dealt_at else None,
         },
     )
 
@@ -296,54 +346,7 @@ def protocol_export(request: HttpRequest) -> HttpResponse:
     _form, plays = _filtered_plays(request)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="protocol.csv"'
-    writer = csv.writer(response)
-    writer.writerow(
-        [
-            _("Round"),
-            _("Date"),
-            _("Table"),
-            _("Shoe"),
-            _("Hand"),
-            _("Player cards"),
-            _("Banker cards"),
-            _("Player total"),
-            _("Banker total"),
-            _("Outcome"),
-            _("Bets"),
-            _("Stake"),
-            _("Paid"),
-            _("Commission"),
-            _("Net"),
-            _("Balance before"),
-            _("Balance after"),
-            _("Status"),
-        ]
-    )
-    for play in plays.iterator(chunk_size=500):
-        round = play.round
-        bets = " ".join(f"{bet.kind}={bet.stake}/{bet.payout}" for bet in play.bets.all())
-        writer.writerow(
-            [
-                round.pk,
-                round.created_at.isoformat(),
-                round.table.name,
-                round.shoe.number if round.shoe else "",
-                round.hand_number,
-                round.player_cards,
-                round.banker_cards,
-                "" if round.player_total is None else round.player_total,
-                "" if round.banker_total is None else round.banker_total,
-                round.outcome,
-                bets,
-                play.stake_total,
-                play.payout_total,
-                play.commission_total,
-                play.net if round.state == Round.State.SETTLED else 0,
-                "" if play.balance_before is None else play.balance_before,
-                "" if play.balance_after is None else play.balance_after,
-                round.completion or round.state,
-            ]
-        )
+    exports.protocol_csv_write(plays=plays, out=response)
     return response
 
 

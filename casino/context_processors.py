@@ -12,5 +12,6 @@ def preferences(request: HttpRequest) -> dict[str, Any]:
         return {
             "pref_reduced_motion": user.reduced_motion,
             "pref_sound": user.sound_enabled,
+            "pref_show_clock": user.show_clock,
         }
-    return {"pref_reduced_motion": False, "pref_sound": False}
+    return {"pref_reduced_motion": False, "pref_sound": False, "pref_show_clock": False}

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 from baccarat.rules_page import table_rules
 from casino import (
@@ -11,6 +14,8 @@ from casino import (
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    # Lazy: the hashed static name is looked up at the first request, not at import.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"), permanent=True)),
     path("", include("baccarat.urls")),
     path("health/", views.health, name="health"),
     path("health/live/", views.health_live, name="health_live"),

@@ -40,7 +40,7 @@ class PreferencesForm(forms.ModelForm[User]):
 
     class Meta:
         model = User
-        fields = ("language", "reduced_motion", "sound_enabled")
+        fields = ("language", "reduced_motion", "sound_enabled", "show_clock")
 
 
 class LanguageForm(forms.Form):

@@ -21,7 +21,18 @@ class User(AbstractUser):
         default=False,
         help_text=_("Cards appear at once, without animation."),
     )
-    sound_enabled = models.BooleanField(_("sound"), default=True)
+    sound_enabled = models.BooleanField(
+        _("sound"),
+        default=False,
+        help_text=_(
+            "Chips, cards, wins and the betting timer make a sound. Off until you turn it on."
+        ),
+    )
+    show_clock = models.BooleanField(
+        _("time display"),
+        default=True,
+        help_text=_("The table shows how long you have been playing and the local time."),
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

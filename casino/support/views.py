@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from baccarat.errors import RoundError
+from baccarat.exports import csv_safe, euros
 from baccarat.models import Round
 from baccarat.rounds import round_void as void_service
 from casino.accounts.models import User
@@ -75,17 +76,17 @@ def _csv(plays: Any) -> StreamingHttpResponse:
                 [
                     round.pk,
                     timezone.localtime(play.created_at).isoformat(timespec="seconds"),
-                    round.table.name,
-                    play.player.username,
+                    csv_safe(round.table.name),
+                    csv_safe(play.player.username),
                     round.shoe_id or "",
                     round.hand_number,
-                    round.player_cards,
-                    round.banker_cards,
-                    round.get_outcome_display(),
+                    csv_safe(round.player_cards),
+                    csv_safe(round.banker_cards),
+                    csv_safe(round.get_outcome_display()),
                     _cents(play.stake_total),
                     _cents(play.payout_total),
                     _cents(play.payout_total - play.stake_total),
-                    round.get_completion_display() or round.get_state_display(),
+                    csv_safe(round.get_completion_display() or round.get_state_display()),
                 ]
             )
 
@@ -95,8 +96,7 @@ def _csv(plays: Any) -> StreamingHttpResponse:
 
 
 def _cents(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    return euros(cents)  # a number: never passed through csv_safe
 
 
 @support_required

@@ -38,3 +38,9 @@ def card_name(code: str | None) -> str:
 def cards_named(codes: str | None) -> str:
     """A hand's card codes as words, comma separated."""
     return card_names.cards_named(codes or "")
+
+
+@register.filter
+def units_plain(cents: int | None) -> str:
+    """Whole units as a bare number for a form field (1500 cents → 15)."""
+    return "" if cents is None else str(int(cents) // 100)

@@ -10,7 +10,7 @@ from wallet import services as wallet
 from wallet.models import Transaction
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-DEAL_QUERY_BUDGET = 38
+DEAL_QUERY_BUDGET = 40
 
 
 @pytest.fixture
@@ -175,7 +175,7 @@ def test_rebet_repeats_the_last_bets(client_alice: Any, table: Table) -> None:
 @pytest.mark.parametrize(
     ("codes", "title"),
     [
-        ("9H 9D TC TS", "Tie: Player and Banker bets push"),
+        ("9H 9D TC TS", "Tie: Player and Banker bets are returned"),
         ("9H 8D TC TS", "Player wins"),
         ("8H 9D TC TS", "Banker wins"),
     ],
@@ -188,5 +188,21 @@ def test_result_banner_names_the_outcome_once(
     client.force_login(alice)
     _bet(client, cut_table, "player", 500)
     html = client.post(_url("table_deal", cut_table), {}, **HTMX).content.decode()
-    banner = html.split('class="result-title">', 1)[1].split("</p>", 1)[0]
+    banner = html.split('class="result-title">', 1)[1].split(" <span", 1)[0]
     assert banner == title
+
+
+def test_a_chip_that_cannot_join_the_repeated_bet_replaces_it(
+    client_alice: Any, table: Table
+) -> None:
+    _bet(client_alice, table, "player", 500)
+    client_alice.post(_url("table_deal", table), {}, **HTMX)
+    page = client_alice.get(_url("table", table)).content.decode()
+    assert "Your last bet is on the table again" in page
+    _bet(client_alice, table, "banker", 100)  # the player's bet stood on the layout
+    round = Round.objects.get(state=Round.State.BETTING)
+    assert {b.kind: b.stake for b in round.plays.get().bets.all()} == {"banker": 100}
+    # Once the player has touched this round's layout, the rule holds as ever.
+    response = _bet(client_alice, table, "player", 100)
+    assert "You cannot bet on player and banker in the same round." in response.content.decode()
+    assert {b.kind: b.stake for b in round.plays.get().bets.all()} == {"banker": 100}

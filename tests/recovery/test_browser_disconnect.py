@@ -30,12 +30,11 @@ def test_closing_the_browser_after_deal_keeps_the_round(browser, live_server, ma
         page.set_default_timeout(10_000)
         sign_in(page, player.username)
         page.goto(f"/tables/{table.slug}/")
-        rebuy = page.locator("details.rebuy")
-        if rebuy.get_attribute("open") is None:
-            rebuy.locator("summary").click()
-        rebuy.locator("input[name=amount]").fill("20")
+        buy_in = page.locator("#buy-in")
+        expect(buy_in).to_have_attribute("open", "")  # a first visit: the buy-in panel
+        buy_in.locator("#id_amount").fill("20")
         with page.expect_response("**/rebuy/"):
-            rebuy.get_by_role("button", name="Rebuy").click()
+            buy_in.locator(".buy-in-amount button[type=submit]").click()
         with page.expect_response("**/bet/"):
             page.click("button.spot-add[value=banker]")
         round = Round.objects.get(table=table, plays__player=player)
@@ -62,6 +61,10 @@ def test_closing_the_browser_after_deal_keeps_the_round(browser, live_server, ma
         link = page.locator(f"a[href='/protocol/{round.pk}/']")
         expect(link.first).to_be_visible()
         link.first.click()
-        expect(page.locator("body")).to_contain_text(round.player_cards.split()[0])
+        expect(page.locator("body")).to_contain_text(round.player_cards)
+        # The table shows that round's result the next time the player opens it.
+        page.goto(f"/tables/{table.slug}/")
+        expect(page.locator(".result-banner")).to_be_visible()
+        expect(page.locator(".result-banner a")).to_have_attribute("href", f"/protocol/{round.pk}/")
     finally:
         context.close()
