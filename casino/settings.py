@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "casino.middleware.HtmxLoginRedirectMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

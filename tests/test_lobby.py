@@ -39,3 +39,14 @@ def test_htmx_served_from_our_static_files(client):
 
 def test_health_live(client):
     assert client.get(reverse("health_live")).json() == {"status": "ok"}
+
+
+def test_an_htmx_action_after_the_session_ended_loads_the_login_page(client, single_table):
+    response = client.post(
+        f"/tables/{single_table.slug}/bet/",
+        {"kind": "player", "amount": 100},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL=f"http://testserver/tables/{single_table.slug}/",
+    )
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == f"/accounts/login/?next=%2Ftables%2F{single_table.slug}%2F"

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from baccarat.errors import RoundError
@@ -58,7 +59,7 @@ def _csv(plays: Any) -> StreamingHttpResponse:
         _("Table"),
         _("Player"),
         _("Shoe"),
-        _("Hand"),
+        pgettext("hand number", "Hand"),
         _("Player cards"),
         _("Banker cards"),
         _("Outcome"),
