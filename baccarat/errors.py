@@ -24,6 +24,16 @@ class RoundError(Exception):
         "table_closed": _("This table is closed."),
         "session_over": _("This practice session is over."),
         "round_unknown": _("This round does not exist at this table."),
+        # Full tables
+        "not_seated": _("Take a seat to play at this table."),
+        "table_full": _("Every seat at this table is taken."),
+        "sat_during_round": _("You sat down during this round: you play from the next one."),
+        "already_decided": _("You have already chosen Deal or Pass in this round."),
+        "betting_not_open": _("Betting is closed: the next round starts in a moment."),
+        "round_being_dealt": _("Your bets are in this round: you can leave once it is dealt."),
+        "not_your_cut": _("The shoe is not offered to you."),
+        "cut_outside": _("Place the yellow card inside the marked part of the shoe."),
+        "buy_in_needed": _("Bring chips to the table: choose an amount to sit down with."),
     }
 
     def __init__(self, code: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -66,6 +67,13 @@ class Table(models.Model):
     max_pair = models.BigIntegerField(_("pair maximum"), default=5000)
     chip_values = models.JSONField(_("chip values (cents)"), default=default_chip_values)
     betting_seconds = models.PositiveSmallIntegerField(_("betting seconds"), default=15)
+    cycle_seconds = models.PositiveSmallIntegerField(
+        _("seconds between game cycles"),
+        default=5,
+        help_text=_("Full tables: the pause between a result and the next round's betting."),
+    )
+    # Full tables: the last event's number (a gap-free sequence per table, see TableEvent).
+    event_seq = models.BigIntegerField(default=0, editable=False)
     is_active = models.BooleanField(_("open"), default=True)
     sort_order = models.PositiveSmallIntegerField(_("order in the lobby"), default=0)
     owner = models.ForeignKey(
@@ -165,6 +173,19 @@ class Shoe(models.Model):
     state = models.JSONField(_("engine state"))
     commitment = models.CharField(_("SHA-256 commitment"), max_length=64)
     cut_position = models.PositiveIntegerField(_("cut at"), null=True, blank=True)
+    # Full tables: who cut (empty: the croupier), and the seat the cut is offered to now.
+    cut_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("cut by"),
+    )
+    cut_offer_seat = models.PositiveSmallIntegerField(
+        _("cut offered to seat"), null=True, blank=True
+    )
+    cut_offer_until = models.DateTimeField(_("cut offer ends"), null=True, blank=True)
     burn_card = models.CharField(_("burn card"), max_length=2, blank=True)
     burned_count = models.PositiveSmallIntegerField(_("cards burned"), default=0)
     hands_dealt = models.PositiveIntegerField(_("hands dealt"), default=0)
@@ -243,6 +264,8 @@ class Round(models.Model):
         LOCKED = "locked", _("Locked")
         SETTLED = "settled", _("Settled")
         VOID = "void", _("Void")
+        # A full table's round nobody played: betting closed without a stake, no cards.
+        CLOSED = "closed", _("Closed without a deal")
 
     class Completion(models.TextChoices):
         PLAYED = "played", _("Played")
@@ -266,6 +289,8 @@ class Round(models.Model):
         _("completion"), max_length=16, choices=Completion.choices, blank=True
     )
     rules = models.JSONField(_("rules"))
+    # A full table's round: every seated player plays in it (one at a time per table).
+    shared = models.BooleanField(_("full table round"), default=False)
     # The coup's cards are drawn when the round locks: positions start (included) to end
     # (excluded) of the shoe's dealing order, and the cards in deal order, which nobody
     # sees before the deal copies them into the hands below.
@@ -301,8 +326,14 @@ class Round(models.Model):
                 name="void_round_has_reason",
             ),
             models.CheckConstraint(
-                condition=Q(state="betting") | Q(state="void") | ~Q(reserved_cards=""),
+                condition=Q(state__in=["betting", "void", "closed"]) | ~Q(reserved_cards=""),
                 name="locked_round_has_its_cards",
+            ),
+            # A full table deals one round at a time.
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(state__in=["betting", "locked"], shared=True),
+                name="one_open_round_per_full_table",
             ),
             models.CheckConstraint(
                 condition=Q(end_position__isnull=True) | Q(end_position__gt=F("start_position")),
@@ -324,7 +355,7 @@ class Round(models.Model):
 
     @property
     def is_final(self) -> bool:
-        return self.state in {self.State.SETTLED, self.State.VOID}
+        return self.state in {self.State.SETTLED, self.State.VOID, self.State.CLOSED}
 
 
 class Play(models.Model):
@@ -343,6 +374,14 @@ class Play(models.Model):
     created_at = models.DateTimeField(_("date"), auto_now_add=True)
     # Set when the server completed the round; cleared once the player was told.
     server_notice = models.BooleanField(default=False)
+
+    class Decision(models.TextChoices):
+        DEAL = "deal", _("Deal")
+        PASS = "pass", _("Pass")
+        TIMED_OUT = "timeout", _("No decision in time")
+
+    # Full tables: what the seated player chose before the cards came.
+    decision = models.CharField(_("decision"), max_length=8, choices=Decision.choices, blank=True)
 
     class Meta:
         verbose_name = _("play")
@@ -435,6 +474,66 @@ class PracticeSession(models.Model):
     @property
     def is_active(self) -> bool:
         return self.state == self.State.ACTIVE
+
+
+class Seat(models.Model):
+    """A player in one of a full table's eight seats (seeds 000/001).
+
+    The constraints settle every race: one player per seat, one seat per player and
+    table, so two players choosing the same seat at once get one each, never the same.
+    """
+
+    NUMBERS = range(1, 9)
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats_taken")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    sat_at = models.DateTimeField(_("sat down"), auto_now_add=True)
+    # Rounds in a row the player let pass without deciding; three stand them up.
+    missed = models.PositiveSmallIntegerField(_("rounds missed"), default=0)
+    # The player's page was last connected (its event stream): a long silence stands
+    # them up between rounds.
+    last_seen = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=8), name="seat_number_1_to_8"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}: {self.player}"
+
+
+class TableEvent(models.Model):
+    """Something that happened at a full table, written with the change it describes.
+
+    ``seq`` is gap-free per table (taken from ``Table.event_seq`` under the table's row
+    lock, in the same transaction): a browser that reconnects with the last number it
+    saw gets exactly the events it missed. The rows are the truth; the transport only
+    says that there are more.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    seq = models.BigIntegerField()
+    kind = models.CharField(max_length=24)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="event_seq_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.seq} {self.kind}"
 
 
 class Heartbeat(models.Model):

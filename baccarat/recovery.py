@@ -18,7 +18,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
-from baccarat import rounds, shoes
+from baccarat import croupier, rounds, shoes
 from baccarat.models import Heartbeat, Round
 
 logger = logging.getLogger("baccarat.recovery")
@@ -32,6 +32,7 @@ class RecoveryReport:
     voided: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     shoes_revealed: int = 0
+    tables_ticked: int = 0
 
 
 def _log(
@@ -96,7 +97,10 @@ def recover_round(round_id: int, *, max_attempts: int, report: RecoveryReport) -
         _log(round, round_id, "void", attempt, "voided")
         return
     try:
-        rounds.round_settle(round_id=round_id, completion=Round.Completion.SERVER)
+        if round is not None and round.shared:
+            croupier.shared_round_recover(round_id=round_id)
+        else:
+            rounds.round_settle(round_id=round_id, completion=Round.Completion.SERVER)
     except Exception as error:  # one broken round must not stop the others
         report.failed.append(round_id)
         line = f"attempt {attempt} failed at {timezone.now().isoformat()}: {type(error).__name__}"
@@ -115,7 +119,8 @@ def recover_rounds(
     """Finish rounds a crash or disconnect left behind, with completion "server".
 
     LOCKED rounds older than ``grace_seconds`` (``CASINO_RECOVERY_GRACE_SECONDS``) are
-    settled with the cards they reserved when they locked. A round whose completion has
+    settled with the cards they reserved when they locked; every full table is ticked
+    (betting past its deadline closes: ``Round.deadline``). A round whose completion has
     failed ``max_attempts`` times (``CASINO_RECOVERY_MAX_ATTEMPTS``) is voided with the
     reason recorded and marked for support. Finished shoes whose rounds are all final
     are revealed.
@@ -132,5 +137,8 @@ def recover_rounds(
     ).order_by("locked_at")
     for round_id in stuck.values_list("pk", flat=True)[:200]:
         recover_round(round_id, max_attempts=max_attempts, report=report)
+    # Full tables: close betting whose timer ran out, open rounds, move cut offers on,
+    # even when the worker that was to do it at the time died.
+    report.tables_ticked = croupier.tables_tick()
     report.shoes_revealed = shoes.shoes_reveal_done()
     return report

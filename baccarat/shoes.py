@@ -49,8 +49,21 @@ def _shuffled(rules: dict[str, Any]) -> engine.Shoe:
 
 def _start(*, table: Table, owner_id: int | None, rules: dict[str, Any], number: int) -> Shoe:
     """Insert a new open shoe and the positions its burn takes. Raises ``IntegrityError``
-    when another process opened one first (the caller is in a savepoint)."""
-    dealer = _shuffled(rules)
+    when another process opened one first (the caller is in a savepoint).
+
+    A full table's shoe is stored shuffled but uncut: the croupier offers the cut to the
+    seated players (:mod:`baccarat.croupier`), then cuts and burns with :func:`shoe_cut`.
+    """
+    if table.kind == Table.Kind.FULL:
+        rule_set = rule_set_from_snapshot(rules)
+        dealer = engine.Shoe.prepared(
+            rule_set.decks,
+            rng=secrets.SystemRandom(),
+            penetration_permille=rule_set.penetration_permille,
+            burn=rule_set.burn,
+        )
+    else:
+        dealer = _shuffled(rules)
     shoe = Shoe.objects.create(
         table=table,
         player_id=owner_id,
@@ -153,6 +166,41 @@ def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
     round.hand_number = shoe.hands_dealt
     round.reserved_cards = engine.codes_of(coup.dealt_order)
     return coup
+
+
+def shoe_cut(*, shoe: Shoe, position: int | None, by: User | None) -> engine.Shoe:
+    """Cut a full table's new shoe (locked by the caller) and burn.
+
+    ``position``: where the player placed the yellow card, within
+    :func:`baccarat.engine.shoe.cut_range`; ``None``: the croupier cuts at random. The
+    burned cards are recorded with the shoe and their positions taken, never dealt.
+    """
+    dealer = engine.Shoe.from_state(shoe.state)
+    if position is None:
+        low, high = engine.cut_range(dealer.size)
+        position = low + secrets.SystemRandom().randrange(high - low + 1)
+    dealer.cut(position)
+    shoe.state = dealer.to_state()
+    shoe.cut_position = dealer.cut_position
+    shoe.cut_by = by
+    shoe.cut_offer_seat = None
+    shoe.cut_offer_until = None
+    shoe.burn_card = dealer.burned[0].code if dealer.burned else ""
+    shoe.burned_count = dealer.burned_count
+    shoe.save(
+        update_fields=[
+            "state",
+            "cut_position",
+            "cut_by",
+            "cut_offer_seat",
+            "cut_offer_until",
+            "burn_card",
+            "burned_count",
+        ]
+    )
+    if dealer.burned_count:
+        DealtCard.objects.bulk_create(_taken(shoe, range(dealer.burned_count), None))
+    return dealer
 
 
 def shoe_reveal_if_done(*, shoe_id: int) -> bool:

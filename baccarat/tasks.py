@@ -12,3 +12,11 @@ def recover_rounds() -> int:
     """Finish rounds left LOCKED by a crash or a lost connection."""
     report = recovery.recover_rounds()
     return len(report.completed) + len(report.voided)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def table_tick(table_id: int) -> None:
+    """Do what is due at a full table (its timer): close betting, open the next round."""
+    from baccarat.croupier import table_tick as tick
+
+    tick(table_id=table_id)

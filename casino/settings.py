@@ -262,6 +262,12 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Full tables: their timers run as Celery countdown tasks (the sweep is the backstop);
+# tests drive the ticks themselves. A seated player whose page has been gone this long
+# is stood up and cashed out between rounds.
+CASINO_TABLE_TICKS = env_bool("CASINO_TABLE_TICKS", True)
+CASINO_SEAT_AWAY_SECONDS = env_int("CASINO_SEAT_AWAY_SECONDS", 120)
+
 # Money, in integer cents.
 CASINO_STARTING_CHIPS = env_int("CASINO_STARTING_CHIPS", 1_000_00)
 CASINO_DEPOSIT_CAP_PER_DAY = env_int("CASINO_DEPOSIT_CAP_PER_DAY", 10_000_00)

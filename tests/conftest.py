@@ -49,6 +49,12 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(autouse=True)
+def _no_scheduled_ticks(settings):
+    # No worker runs in the test process: tests tick full tables themselves.
+    settings.CASINO_TABLE_TICKS = False
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # Argon2 is deliberately slow; tests that check the hasher ask for it explicitly.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

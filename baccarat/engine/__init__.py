@@ -30,7 +30,7 @@ from .errors import (
 from .odds import BetOdds, Odds, exact_odds, rule_set_odds
 from .rules import RuleSet
 from .settlement import LineResult, Settlement, SettlementLine, settle
-from .shoe import Shoe, commitment_of, verify_commitment
+from .shoe import Shoe, commitment_of, cut_range, verify_commitment
 from .tableau import banker_draws, player_draws
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "codes_of",
     "commitment_of",
     "coup_from_hands",
+    "cut_range",
     "deal_cards",
     "deal_coup",
     "exact_odds",

@@ -1,0 +1,465 @@
+"""The croupier of a full table (seeds 000/001, "Spielablauf").
+
+A round opens after the previous result, at least ``cycle_seconds`` later. Each seated
+player bets and presses Deal (the stake is committed: it goes to escrow) or Pass (the
+bets go back). The cards are dealt when every player seated at the round's start has
+decided, or when the betting timer (``betting_seconds``) runs out: a player who has not
+decided is left out and gets the bets back; three such rounds in a row stand them up.
+A new shoe is offered for the cut to the seated players in seat order; when all decline,
+or the offered player's time runs out, the croupier cuts at random; then the burn.
+
+The timer lives here, on the server: :func:`table_tick` does whatever is due at a table
+(close betting, open the next round, move the cut offer on, stand up who is gone). A
+Celery countdown task calls it at each due time, and the recovery sweep calls it for
+every full table as a backstop when the worker died. Every change starts with the
+table's row lock, so eight Deal presses in the same instant make one deal, and writes
+its events in the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from baccarat import betting, engine, rounds, shoes
+from baccarat.errors import RoundError
+from baccarat.events import event_write, events_write, locked_table
+from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
+from baccarat.rule_sets import rules_of
+from baccarat.seats import seats_stand_up_due
+from wallet import services as wallet
+from wallet.errors import InsufficientFunds
+from wallet.models import Account
+
+if TYPE_CHECKING:
+    from casino.accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+
+# Reads ------------------------------------------------------------------------------
+
+
+def open_round(table: Table) -> Round | None:
+    """The full table's round taking bets or being dealt, if there is one."""
+    return (
+        Round.objects.filter(
+            table=table, shared=True, state__in=[Round.State.BETTING, Round.State.LOCKED]
+        )
+        .order_by("-pk")
+        .first()
+    )
+
+
+def _open_shoe(table: Table) -> Shoe | None:
+    return Shoe.objects.filter(table=table, player=None, is_finished=False).first()
+
+
+def _in_round(round: Round, seats: list[Seat]) -> list[Seat]:
+    """The seats that play ``round``: taken before it opened (a player who sits down
+    during a round waits for the next)."""
+    return [seat for seat in seats if seat.sat_at <= round.created_at]
+
+
+# The tick ---------------------------------------------------------------------------
+
+
+def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None:
+    """Do whatever is due at a full table; returns when something is due next.
+
+    Idempotent and safe from any process: the table's row lock orders it with every
+    other change at the table.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.kind != Table.Kind.FULL:
+            return None
+        due = _tick(table, now)
+        if due is not None:
+            schedule_tick(table.pk, due)
+    return due
+
+
+def _tick(table: Table, now: datetime) -> datetime | None:
+    seats_stand_up_due(table, now)
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+    round = open_round(table)
+    if round is not None and round.state == Round.State.LOCKED:
+        # Left half-done (closing, locking, dealing and settling are one transaction, so
+        # only a failure can leave this): the server completes it now.
+        _finish(table, round, Round.Completion.SERVER)
+        round = None
+    if round is not None:
+        players = _in_round(round, seats)
+        if (round.deadline is not None and now >= round.deadline) or _all_decided(round, players):
+            _close_betting(table, round, seats)
+            round = None
+        else:
+            return round.deadline
+    if not seats or not table.is_active:
+        return None
+    shoe, due = _shoe_ready(table, seats, now)
+    if shoe is None:
+        return due
+    last_end = (
+        Round.objects.filter(table=table, shared=True)
+        .exclude(state__in=[Round.State.BETTING, Round.State.LOCKED])
+        .aggregate(at=Max("settled_at"), opened=Max("created_at"))
+    )
+    ended = last_end["at"] or last_end["opened"]
+    starts = ended + timedelta(seconds=table.cycle_seconds) if ended else now
+    if now < starts:
+        return starts
+    round = _open(table, now)
+    return round.deadline
+
+
+def _open(table: Table, now: datetime) -> Round:
+    deadline = now + timedelta(seconds=table.betting_seconds)
+    round = Round.objects.create(
+        table=table, rules=table.rule_snapshot(), shared=True, deadline=deadline
+    )
+    event_write(table, "round_open", round=round.pk, deadline=deadline.isoformat())
+    return round
+
+
+def _all_decided(round: Round, players: list[Seat]) -> bool:
+    if not players:
+        return False
+    decided = set(
+        Play.objects.filter(round=round).exclude(decision="").values_list("player_id", flat=True)
+    )
+    return all(seat.player_id in decided for seat in players)
+
+
+# Betting ----------------------------------------------------------------------------
+
+
+def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
+    """The seat, the round taking bets and the player's part in it (table locked)."""
+    seat = Seat.objects.filter(table=table, player=player).first()
+    if seat is None:
+        raise RoundError("not_seated")
+    round = open_round(table)
+    if round is None or round.state != Round.State.BETTING:
+        raise RoundError("betting_not_open")
+    if round.deadline is not None and timezone.now() >= round.deadline:
+        raise RoundError("betting_not_open")
+    if seat.sat_at > round.created_at:
+        raise RoundError("sat_during_round")
+    play, _created = Play.objects.get_or_create(
+        round=round, player=player, defaults={"seat": seat.number}
+    )
+    if play.decision:
+        raise RoundError("already_decided")
+    return seat, round, play
+
+
+def _bets_event(table: Table, seat: Seat, round: Round) -> None:
+    stakes = dict(
+        Bet.objects.filter(play__round=round, play__player_id=seat.player_id).values_list(
+            "kind", "stake"
+        )
+    )
+    event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
+
+
+def full_bet(*, table: Table, player: User, kind: str, amount: int | None, take_back: bool) -> None:
+    """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        seat, round, _play = _betting_round(table, player)
+        if take_back:
+            betting.bet_remove(round=round, player=player, kind=kind, amount=amount)
+        else:
+            betting.bet_place(round=round, player=player, kind=kind, amount=amount or 0)
+        _bets_event(table, seat, round)
+
+
+def full_clear(*, table: Table, player: User) -> None:
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        seat, round, _play = _betting_round(table, player)
+        betting.bets_clear(round=round, player=player)
+        _bets_event(table, seat, round)
+
+
+def full_rebet(*, table: Table, player: User) -> None:
+    """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        seat, round, _play = _betting_round(table, player)
+        betting.bets_rebet(round=round, player=player)
+        _bets_event(table, seat, round)
+
+
+def full_decide(*, table: Table, player: User, deal: bool) -> list[str]:
+    """Deal (commit the stake) or Pass (take the bets back) for this round.
+
+    Returns the bet kinds whose stake was raised to the table minimum. When this was the
+    last decision of the round, the cards are dealt in the same transaction.
+    """
+    raised: list[str] = []
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        seat, round, play = _betting_round(table, player)
+        if deal:
+            raised = _commit(round, play)
+            play.decision = Play.Decision.DEAL
+        else:
+            betting.write_stakes(play=play, stakes={})
+            play.decision = Play.Decision.PASS
+        play.save(update_fields=["decision"])
+        event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
+        seats = list(Seat.objects.filter(table=table).select_related("player"))
+        if _all_decided(round, _in_round(round, seats)):
+            _close_betting(table, round, seats)
+        schedule_tick(table.pk, timezone.now())
+    return raised
+
+
+def _commit(round: Round, play: Play) -> list[str]:
+    """Raise stakes below the minimum, then move the stake to escrow (DEAL pressed)."""
+    play = Play.objects.prefetch_related("bets").get(pk=play.pk)
+    stakes = betting.stakes_of(play)
+    if not stakes:
+        raise engine.NoBet()
+    limits = round.rules["limits"]
+    raised = [kind for kind, stake in stakes.items() if stake < limits[kind][0]]
+    for kind in raised:
+        stakes[kind] = limits[kind][0]
+    engine.validate_bets(rules_of(round), stakes)
+    if raised:
+        betting.write_stakes(play=play, stakes=stakes)
+    try:
+        stake = wallet.wallet_stake(
+            player=play.player,
+            table=round.table,
+            round=round,
+            amount=sum(stakes.values()),
+            reference=f"stake:{round.pk}:{play.player_id}",
+        )
+    except InsufficientFunds:
+        raise RoundError("stack_short") from None
+    leg = next(e for e in stake.posted_entries if e.account.kind == Account.Kind.STACK)  # type: ignore[attr-defined]
+    play.balance_before = leg.balance_after - leg.amount
+    play.save(update_fields=["balance_before"])
+    return raised
+
+
+def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:
+    """No more bets: who did not decide is left out; deal if anyone committed a stake."""
+    players = {seat.player_id: seat for seat in _in_round(round, seats)}
+    plays = {
+        play.player_id: play for play in Play.objects.filter(round=round).prefetch_related("bets")
+    }
+    timed_out = []
+    for player_id, seat in players.items():
+        play = plays.get(player_id)
+        if play is None or not play.decision:
+            seat.missed += 1
+            timed_out.append(seat.number)
+        else:
+            seat.missed = 0
+        seat.save(update_fields=["missed"])
+    for play in plays.values():
+        if play.decision != Play.Decision.DEAL:
+            if play.bets.all():
+                betting.write_stakes(play=play, stakes={})
+            if not play.decision:
+                play.decision = Play.Decision.TIMED_OUT
+                play.save(update_fields=["decision"])
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("betting_closed", {"round": round.pk, "left_out": timed_out})
+    ]
+    committed = [p for p in plays.values() if p.decision == Play.Decision.DEAL and p.stake_total]
+    if not committed:
+        Round.objects.filter(pk=round.pk).update(
+            state=Round.State.CLOSED, settled_at=timezone.now()
+        )
+        events.append(("round_closed", {"round": round.pk}))
+        events_write(table, events)
+        return
+    events_write(table, events)
+    rounds.round_lock(round_id=round.pk)
+    _finish(table, round)
+
+
+def _finish(table: Table, round: Round, completion: str = Round.Completion.PLAYED) -> None:
+    """Deal and settle a locked round, with its card, result and payout events."""
+    rounds.round_deal(round_id=round.pk)
+    settled = rounds.round_settle(round_id=round.pk, completion=completion)
+    coup = engine.deal_cards(engine.cards_from_codes(settled.reserved_cards))
+    player_n = len(coup.player_cards)
+    cards = []
+    for step, card in enumerate(coup.dealt_order):
+        hand = "player" if step in (0, 2) or (step == 4 and player_n == 3) else "banker"
+        cards.append(("card", {"round": round.pk, "step": step, "hand": hand, "card": card.code}))
+    payouts = {
+        str(play.seat): {"stake": play.stake_total, "paid": play.payout_total}
+        for play in getattr(settled, "settled_plays", [])
+    }
+    events_write(
+        table,
+        [
+            *cards,
+            (
+                "result",
+                {
+                    "round": round.pk,
+                    "outcome": settled.outcome,
+                    "player": settled.player_total,
+                    "banker": settled.banker_total,
+                },
+            ),
+            ("payouts", {"round": round.pk, "seats": payouts}),
+        ],
+    )
+
+
+# The shoe ritual --------------------------------------------------------------------
+
+
+def _shoe_ready(
+    table: Table, seats: list[Seat], now: datetime
+) -> tuple[Shoe | None, datetime | None]:
+    """The open shoe if it is cut and burned; else move the cut offer on.
+
+    Returns the shoe (or ``None`` while the cut is still offered) and, when it waits,
+    when its offer runs out.
+    """
+    shoe = _open_shoe(table)
+    if shoe is None or shoe.state["decks"] != table.decks:
+        shoe = shoes.shoe_open(table=table, player=None, lock=True)
+    else:
+        shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    if shoe.cut_position is not None:
+        return shoe, None
+    seated = [seat.number for seat in seats]
+    if shoe.cut_offer_seat is None:
+        event_write(table, "shoe_new", shoe=shoe.pk, number=shoe.number, commitment=shoe.commitment)
+        return None, _offer(table, shoe, seated[0], now)
+    if shoe.cut_offer_seat not in seated:  # the offered player has left
+        following = [n for n in seated if n > shoe.cut_offer_seat]
+        if following:
+            return None, _offer(table, shoe, following[0], now)
+        _cut(table, shoe, None, None)
+        return shoe, None
+    if shoe.cut_offer_until is not None and now >= shoe.cut_offer_until:
+        _cut(table, shoe, None, None)  # the offered player's time ran out: the croupier cuts
+        return shoe, None
+    return None, shoe.cut_offer_until
+
+
+def _offer(table: Table, shoe: Shoe, seat: int, now: datetime) -> datetime:
+    until = now + timedelta(seconds=table.betting_seconds)
+    shoe.cut_offer_seat = seat
+    shoe.cut_offer_until = until
+    shoe.save(update_fields=["cut_offer_seat", "cut_offer_until"])
+    event_write(table, "cut_offer", shoe=shoe.pk, seat=seat, until=until.isoformat())
+    return until
+
+
+def _cut(table: Table, shoe: Shoe, position: int | None, seat: Seat | None) -> None:
+    dealer = shoes.shoe_cut(shoe=shoe, position=position, by=seat.player if seat else None)
+    burn = dealer.burned[0].code if dealer.burned else ""
+    events_write(
+        table,
+        [
+            (
+                "cut",
+                {
+                    "shoe": shoe.pk,
+                    "seat": seat.number if seat else None,
+                    "position": dealer.cut_position,
+                },
+            ),
+            ("burn", {"shoe": shoe.pk, "card": burn, "count": dealer.burned_count}),
+        ],
+    )
+
+
+def cut_decide(*, table: Table, player: User, accept: bool, position: int | None = None) -> None:
+    """The offered player cuts (``accept`` with a position) or passes the shoe on."""
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        seat = Seat.objects.filter(table=table, player=player).select_related("player").first()
+        shoe = _open_shoe(table)
+        if (
+            seat is None
+            or shoe is None
+            or shoe.cut_position is not None
+            or shoe.cut_offer_seat != seat.number
+            or (shoe.cut_offer_until is not None and timezone.now() >= shoe.cut_offer_until)
+        ):
+            raise RoundError("not_your_cut")
+        shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+        if accept:
+            size = len(shoe.state["order"]) // 2
+            low, high = engine.cut_range(size)
+            if position is None or not low <= position <= high:
+                raise RoundError("cut_outside")
+            _cut(table, shoe, position, seat)
+        else:
+            event_write(table, "cut_declined", shoe=shoe.pk, seat=seat.number)
+            later = list(
+                Seat.objects.filter(table=table, number__gt=seat.number)
+                .order_by("number")
+                .values_list("number", flat=True)
+            )
+            if later:
+                _offer(table, shoe, later[0], timezone.now())
+            else:
+                _cut(table, shoe, None, None)  # all declined: the croupier cuts
+        schedule_tick(table.pk, timezone.now())
+
+
+def shared_round_recover(*, round_id: int) -> None:
+    """Complete a full table's LOCKED round for the recovery sweep, with its events."""
+    with transaction.atomic():
+        table_id = Round.objects.values_list("table_id", flat=True).get(pk=round_id)
+        table = locked_table(table_id)
+        round = Round.objects.get(pk=round_id)
+        if round.state == Round.State.LOCKED:
+            _finish(table, round, Round.Completion.SERVER)
+
+
+# Scheduling -------------------------------------------------------------------------
+
+
+def schedule_tick(table_id: int, at: datetime) -> None:
+    """Have :func:`table_tick` run at ``at`` (after this transaction commits)."""
+    if not settings.CASINO_TABLE_TICKS:
+        return
+
+    def send() -> None:
+        from baccarat.tasks import table_tick as task
+
+        try:
+            task.apply_async((table_id,), eta=at)
+        except Exception:  # the recovery sweep ticks every table anyway
+            logger.warning("could not schedule the tick of table %s", table_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def tables_tick() -> int:
+    """Tick every full table that has players or a round open (the sweep's backstop)."""
+    busy = set(Seat.objects.values_list("table_id", flat=True)) | set(
+        Round.objects.filter(
+            shared=True, state__in=[Round.State.BETTING, Round.State.LOCKED]
+        ).values_list("table_id", flat=True)
+    )
+    for table_id in sorted(busy):
+        try:
+            table_tick(table_id=table_id)
+        except Exception:
+            logger.exception("tick of table %s failed", table_id)
+    return len(busy)

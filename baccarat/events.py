@@ -1,0 +1,83 @@
+"""A full table's events: rows written with the change they describe.
+
+Each event gets the table's next sequence number under the table's row lock, in the
+transaction of the change: it exists exactly when the change does, and the numbers have
+no gaps, so a browser that comes back with the last number it saw misses nothing. Once
+the transaction commits, web processes are told that there is more (Redis pub/sub when
+``REDIS_URL`` is set; otherwise each web process polls the tables it serves, see
+:mod:`baccarat.live`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from baccarat.models import Table, TableEvent
+
+logger = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "casino:table-events:"
+
+
+def locked_table(table_id: int) -> Table:
+    """The table row, locked for the rest of the transaction: every change at a full
+    table starts here, so its changes (and its event numbers) come one after another."""
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def event_write(table: Table, kind: str, **data: Any) -> TableEvent:
+    """Write one event for ``table`` (locked by the caller, in its transaction)."""
+    return events_write(table, [(kind, data)])[0]
+
+
+def events_write(table: Table, events: list[tuple[str, dict[str, Any]]]) -> list[TableEvent]:
+    """Write several events in order, with consecutive numbers, in one insert."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("events are written in the transaction of their change")
+    now = timezone.now()
+    rows = []
+    for kind, data in events:
+        table.event_seq += 1
+        rows.append(
+            TableEvent(table=table, seq=table.event_seq, kind=kind, data=data, created_at=now)
+        )
+    Table.objects.filter(pk=table.pk).update(event_seq=table.event_seq)
+    TableEvent.objects.bulk_create(rows)
+    seq = table.event_seq
+    transaction.on_commit(lambda: announce(table.pk, seq))
+    return rows
+
+
+def announce(table_id: int, seq: int) -> None:
+    """Tell every web process that ``table_id`` has events up to ``seq`` (after commit)."""
+    url = getattr(settings, "REDIS_URL", "")
+    if not url:
+        return  # the embedded default: web processes poll
+    try:
+        client = _redis(url)
+        client.publish(f"{CHANNEL_PREFIX}{table_id}", str(seq))
+    except Exception:  # the rows are the truth: a lost nudge only delays, never loses
+        logger.warning("could not announce events of table %s", table_id, exc_info=True)
+
+
+_clients: dict[str, Any] = {}
+
+
+def _redis(url: str) -> Any:
+    client = _clients.get(url)
+    if client is None:
+        import redis
+
+        client = _clients[url] = redis.Redis.from_url(url)
+    return client
+
+
+def events_after(table_id: int, seq: int, *, limit: int = 500) -> list[TableEvent]:
+    """The table's events after number ``seq``, in order."""
+    rows = TableEvent.objects.filter(table_id=table_id, seq__gt=seq).order_by("seq")
+    return list(rows[:limit])

@@ -1,0 +1,145 @@
+"""The seats of a full table: sitting down with a buy-in, leaving with the stack, and the
+server standing up a player who is gone (seeds 000/001).
+
+Every change takes the table's row lock first (:func:`baccarat.events.locked_table`)
+and writes its event in the same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from baccarat.betting import write_stakes
+from baccarat.errors import RoundError
+from baccarat.events import event_write, locked_table
+from baccarat.models import Play, Round, Seat, Table
+from baccarat.selectors import balances
+from wallet import services as wallet
+from wallet.models import Transaction
+
+if TYPE_CHECKING:
+    from casino.accounts.models import User
+
+# Rounds in a row without a decision before the server stands a player up (issue text).
+MISSED_ROUNDS_LIMIT = 3
+
+
+def _seat_order(wanted: int) -> list[int]:
+    """The chosen seat, then the next ones around the table."""
+    numbers = list(Seat.NUMBERS)
+    start = numbers.index(wanted) if wanted in numbers else 0
+    return numbers[start:] + numbers[:start]
+
+
+def seat_take(*, table: Table, player: User, number: int, buy_in: int, reference: str) -> Seat:
+    """Sit down at ``number``, or at the next free seat if it was taken meanwhile, and
+    bring ``buy_in`` cents from the wallet to the stack at this table.
+
+    Sitting twice (a double click, two tabs) keeps the first seat. A player who still has
+    chips here may sit down with them alone (``buy_in`` 0).
+    """
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        if not table.is_active or table.kind != Table.Kind.FULL:
+            raise RoundError("table_closed")
+        seat = Seat.objects.filter(table=table, player=player).first()
+        if seat is not None:
+            return seat
+        _wallet, stack = balances(player=player, table=table)
+        minimum = min(low for low, _high in table.limits().values())
+        if buy_in:
+            wallet.wallet_rebuy(player=player, table=table, amount=buy_in, reference=reference)
+        elif stack < minimum:
+            raise RoundError("buy_in_needed")
+        taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+        for candidate in _seat_order(number):
+            if candidate in taken:
+                continue
+            try:
+                with transaction.atomic():  # the constraints settle a race we did not see
+                    seat = Seat.objects.create(
+                        table=table, number=candidate, player=player, last_seen=timezone.now()
+                    )
+            except IntegrityError:
+                continue
+            event_write(table, "sit", seat=seat.number, player=player.username, wanted=number)
+            return seat
+        raise RoundError("table_full")
+
+
+def seat_leave(*, table: Table, player: User, reason: str = "left") -> int:
+    """Stand up: bets not yet committed go back, the stack goes to the wallet.
+
+    Returns the cents that went back to the wallet. Refused while the player's stake is
+    committed (Deal pressed) in a round not dealt yet: they leave once it is.
+    """
+    with transaction.atomic():
+        table = locked_table(table.pk)
+        seat = Seat.objects.filter(table=table, player=player).first()
+        if seat is None:
+            return 0
+        if _committed(table, player):
+            raise RoundError("round_being_dealt")
+        return _stand_up(table, seat, reason)
+
+
+def _committed(table: Table, player: User) -> bool:
+    """Whether the player's stake sits in a round of this table that is not final."""
+    return Play.objects.filter(
+        round__table=table,
+        round__state__in=[Round.State.BETTING, Round.State.LOCKED],
+        player=player,
+        decision=Play.Decision.DEAL,
+    ).exists()
+
+
+def _stand_up(table: Table, seat: Seat, reason: str) -> int:
+    """Remove the seat, withdraw open bets and cash the stack out (table locked)."""
+    player = seat.player
+    for play in Play.objects.filter(
+        round__table=table, round__state=Round.State.BETTING, player=player
+    ).prefetch_related("bets"):
+        if play.decision != Play.Decision.DEAL:
+            write_stakes(play=play, stakes={})
+    number = seat.number
+    seat.delete()
+    count = Transaction.objects.filter(player=player, kind=Transaction.Kind.CASH_OUT).count()
+    cash_out = wallet.wallet_cash_out(
+        player=player, table=table, reference=f"cashout:{table.pk}:{player.pk}:{count}"
+    )
+    returned = 0
+    if cash_out is not None:
+        entries = getattr(cash_out, "posted_entries", None) or cash_out.entries.select_related(
+            "account"
+        )
+        returned = sum(e.amount for e in entries if e.account.kind == "wallet")
+    event_write(table, "leave", seat=number, player=player.username, reason=reason)
+    return returned
+
+
+def seats_stand_up_due(table: Table, now: datetime) -> list[int]:
+    """Stand up (and cash out) the players the server must (table locked by the caller):
+    three rounds in a row without a decision, or away longer than
+    ``CASINO_SEAT_AWAY_SECONDS``; never one whose stake is in a round being dealt."""
+    away = now - timedelta(seconds=settings.CASINO_SEAT_AWAY_SECONDS)
+    stood = []
+    for seat in Seat.objects.filter(table=table).select_related("player"):
+        reason = ""
+        if seat.missed >= MISSED_ROUNDS_LIMIT:
+            reason = "missed"
+        elif seat.last_seen < away:
+            reason = "away"
+        if reason and not _committed(table, seat.player):
+            _stand_up(table, seat, reason)
+            stood.append(seat.number)
+    return stood
+
+
+def seat_seen(*, table_id: int, player_id: int) -> None:
+    """The player's page is connected: their seat is kept."""
+    Seat.objects.filter(table_id=table_id, player_id=player_id).update(last_seen=timezone.now())

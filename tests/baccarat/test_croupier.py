@@ -1,0 +1,289 @@
+"""The full table's croupier: seats, the cut offer and the burn, Deal or Pass, the betting
+timer, and the events that tell every browser what happened."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from baccarat import croupier, engine, recovery, seats
+from baccarat.audit import audit_violations
+from baccarat.errors import RoundError
+from baccarat.fairness import shoe_verification
+from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
+from tests.baccarat.conftest import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def salon(db: None) -> Table:
+    return Table.objects.create(
+        name="Salon",
+        slug="salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+        burn=Table.Burn.FIRST_CARD,
+        min_player=500,
+        min_banker=500,
+        min_tie=500,
+        max_player=30000,
+        max_banker=30000,
+        max_tie=30000,
+    )
+
+
+def sit(table: Table, name: str, number: int, buy_in: int = 100_00) -> Any:
+    player = make_player(name)
+    seats.seat_take(table=table, player=player, number=number, buy_in=buy_in, reference=name)
+    return player
+
+
+def kinds(table: Table) -> list[str]:
+    return list(
+        TableEvent.objects.filter(table=table).order_by("seq").values_list("kind", flat=True)
+    )
+
+
+def ready(table: Table) -> Round:
+    """Let the croupier cut (nobody takes the offer) and open a round."""
+    croupier.table_tick(table_id=table.pk)
+    shoe = Shoe.objects.get(table=table, is_finished=False)
+    if shoe.cut_position is None:
+        croupier.table_tick(table_id=table.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+        croupier.table_tick(table_id=table.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(table)
+    assert round is not None and round.state == Round.State.BETTING
+    return round
+
+
+def test_sitting_takes_the_next_free_seat_and_the_buy_in(salon: Table, stack_of: Any) -> None:
+    anna = sit(salon, "anna", 3)
+    ben = sit(salon, "ben", 3)  # taken meanwhile: the next free seat
+    assert Seat.objects.get(player=anna).number == 3
+    assert Seat.objects.get(player=ben).number == 4
+    assert stack_of(anna, salon) == 100_00
+    again = seats.seat_take(table=salon, player=anna, number=7, buy_in=0, reference="again")
+    assert again.number == 3 and Seat.objects.filter(player=anna).count() == 1
+    for i, number in enumerate([1, 2, 5, 6, 7, 8]):
+        sit(salon, f"p{i}", number)
+    late = make_player("late")
+    with pytest.raises(RoundError) as full:
+        seats.seat_take(table=salon, player=late, number=1, buy_in=100_00, reference="late")
+    assert full.value.code == "table_full"
+    assert stack_of(late, salon) == 0  # the buy-in went back with the refusal
+    assert kinds(salon).count("sit") == 8
+
+
+def test_a_seat_needs_chips(salon: Table) -> None:
+    player = make_player("empty")
+    with pytest.raises(RoundError) as error:
+        seats.seat_take(table=salon, player=player, number=1, buy_in=0, reference="x")
+    assert error.value.code == "buy_in_needed"
+
+
+def test_the_cut_is_offered_in_seat_order_then_the_croupier_cuts(salon: Table) -> None:
+    anna, ben = sit(salon, "anna", 2), sit(salon, "ben", 5)
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    assert shoe.cut_position is None and shoe.cut_offer_seat == 2
+    assert croupier.open_round(salon) is None  # no round before the cut
+    with pytest.raises(RoundError):
+        croupier.cut_decide(table=salon, player=ben, accept=True, position=100)
+    croupier.cut_decide(table=salon, player=anna, accept=False)
+    shoe.refresh_from_db()
+    assert shoe.cut_offer_seat == 5
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    shoe.refresh_from_db()
+    assert shoe.cut_position is not None and shoe.cut_by is None  # the croupier cut
+    dealer = engine.Shoe.from_state(shoe.state)
+    assert shoe.burned_count == 1 + (dealer.dealing_order[0].point or 10)
+    assert kinds(salon)[-5:] == ["cut_declined", "cut_offer", "cut", "burn", "round_open"]
+
+
+def test_a_player_places_the_cut_card(salon: Table) -> None:
+    anna = sit(salon, "anna", 1)
+    croupier.table_tick(table_id=salon.pk)
+    with pytest.raises(RoundError) as outside:
+        croupier.cut_decide(table=salon, player=anna, accept=True, position=5)
+    assert outside.value.code == "cut_outside"
+    croupier.cut_decide(table=salon, player=anna, accept=True, position=200)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    assert (shoe.cut_position, shoe.cut_by) == (200, anna)
+    order = engine.cards_from_codes(shoe.state["order"])
+    assert engine.Shoe.from_state(shoe.state).dealing_order[0] == order[200]
+    assert shoe.commitment == engine.commitment_of(order, shoe.state["salt"])
+
+
+def test_deal_and_pass_then_the_cards(salon: Table, stack_of: Any) -> None:
+    anna, ben, cara = sit(salon, "anna", 1), sit(salon, "ben", 2), sit(salon, "cara", 3)
+    round = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=1000, take_back=False)
+    croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
+    croupier.full_bet(table=salon, player=cara, kind="tie", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    assert stack_of(anna, salon) == 90_00  # the stake is committed at once
+    croupier.full_decide(table=salon, player=cara, deal=False)
+    assert stack_of(cara, salon) == 100_00
+    round.refresh_from_db()
+    assert round.state == Round.State.BETTING  # ben has not decided
+    croupier.full_decide(table=salon, player=ben, deal=True)
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    plays = {p.player_id: p for p in Play.objects.filter(round=round)}
+    assert plays[cara.pk].decision == Play.Decision.PASS and plays[cara.pk].stake_total == 0
+    assert stack_of(anna, salon) == 90_00 + plays[anna.pk].payout_total
+    events = kinds(salon)
+    assert events.count("card") == len(round.reserved_cards) // 2
+    assert events[-2:] == ["result", "payouts"]
+    payouts = TableEvent.objects.filter(table=salon, kind="payouts").get().data["seats"]
+    assert set(payouts) == {"1", "2"}
+    assert audit_violations() == []
+
+
+def test_the_timer_leaves_out_who_did_not_decide(salon: Table, stack_of: Any) -> None:
+    anna, ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    round = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=1000, take_back=False)
+    croupier.full_bet(table=salon, player=ben, kind="player", amount=1000, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.table_tick(table_id=salon.pk, now=round.deadline - timedelta(seconds=1))
+    round.refresh_from_db()
+    assert round.state == Round.State.BETTING
+    croupier.table_tick(table_id=salon.pk, now=round.deadline)
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    ben_play = Play.objects.get(round=round, player=ben)
+    assert ben_play.decision == Play.Decision.TIMED_OUT and not ben_play.bets.exists()
+    assert stack_of(ben, salon) == 100_00
+    assert Seat.objects.get(player=ben).missed == 1
+    assert Seat.objects.get(player=anna).missed == 0
+    left_out = TableEvent.objects.get(table=salon, kind="betting_closed").data["left_out"]
+    assert left_out == [2]
+
+
+def test_three_rounds_without_a_decision_stand_a_player_up(salon: Table, stack_of: Any) -> None:
+    sit(salon, "anna", 1)
+    ben = sit(salon, "ben", 2)
+    now = timezone.now()
+    for _ in range(3):
+        round = ready(salon)
+        now = round.deadline + timedelta(seconds=salon.cycle_seconds + 1)
+        croupier.table_tick(table_id=salon.pk, now=round.deadline)
+        round.refresh_from_db()
+        assert round.state == Round.State.CLOSED  # nobody played
+        Round.objects.filter(pk=round.pk).update(settled_at=now - timedelta(minutes=1))
+    assert not Seat.objects.filter(player=ben).exists() or Seat.objects.get(player=ben).missed == 3
+    croupier.table_tick(table_id=salon.pk, now=now)
+    assert not Seat.objects.filter(player=ben).exists()
+    assert stack_of(ben, salon) == 0  # cashed out
+    leave = TableEvent.objects.filter(table=salon, kind="leave").last()
+    assert leave.data == {"seat": 2, "player": "ben", "reason": "missed"}
+
+
+def test_a_player_who_sits_down_during_a_round_waits_for_the_next(salon: Table) -> None:
+    anna = sit(salon, "anna", 1)
+    Seat.objects.filter(player=anna).update(sat_at=timezone.now() - timedelta(minutes=1))
+    round = ready(salon)
+    ben = sit(salon, "ben", 2)
+    with pytest.raises(RoundError) as error:
+        croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
+    assert error.value.code == "sat_during_round"
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED  # ben was not waited for
+
+
+def test_a_stake_below_the_minimum_is_raised_at_deal(salon: Table) -> None:
+    anna = sit(salon, "anna", 1)
+    ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=100, take_back=False)
+    assert croupier.full_decide(table=salon, player=anna, deal=True) == ["player"]
+    play = Play.objects.get(player=anna)
+    assert play.stake_total == 500
+
+
+def test_no_bets_after_deciding_and_no_leaving_with_a_committed_stake(salon: Table) -> None:
+    anna, _ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    with pytest.raises(RoundError) as decided:
+        croupier.full_bet(table=salon, player=anna, kind="tie", amount=500, take_back=False)
+    assert decided.value.code == "already_decided"
+    with pytest.raises(RoundError) as leaving:
+        seats.seat_leave(table=salon, player=anna)
+    assert leaving.value.code == "round_being_dealt"
+
+
+def test_spectators_bet_nothing(salon: Table) -> None:
+    sit(salon, "anna", 1)
+    ready(salon)
+    watcher = make_player("watcher")
+    with pytest.raises(RoundError) as error:
+        croupier.full_bet(table=salon, player=watcher, kind="player", amount=500, take_back=False)
+    assert error.value.code == "not_seated"
+
+
+def test_event_numbers_have_no_gaps(salon: Table) -> None:
+    anna = sit(salon, "anna", 1)
+    ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    with pytest.raises(RoundError):  # a refused action writes no event and uses no number
+        croupier.full_bet(table=salon, player=anna, kind="player", amount=10**9, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    seqs = list(
+        TableEvent.objects.filter(table=salon).order_by("seq").values_list("seq", flat=True)
+    )
+    assert seqs == list(range(1, len(seqs) + 1))
+    salon.refresh_from_db()
+    assert salon.event_seq == seqs[-1]
+
+
+def test_the_cut_card_ends_the_shoe_and_the_next_round_waits_for_a_new_one(salon: Table) -> None:
+    anna = sit(salon, "anna", 1)
+    ready(salon)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    dealer = engine.Shoe.from_state(shoe.state)
+    dealer.position = dealer.cut_card_index - 1
+    Shoe.objects.filter(pk=shoe.pk).update(state=dealer.to_state())
+    from baccarat.models import DealtCard
+
+    DealtCard.objects.bulk_create(
+        DealtCard(shoe=shoe, position=p) for p in range(shoe.burned_count, dealer.position)
+    )
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    shoe.refresh_from_db()
+    assert shoe.is_finished and shoe.is_revealed
+    last = Round.objects.filter(table=salon, state=Round.State.SETTLED).get()
+    assert last.end_position > dealer.cut_card_index  # the coup in progress finished
+    check = shoe_verification(shoe)
+    assert check.commitment_matches and check.rounds[0].ok
+    later = timezone.now() + timedelta(seconds=salon.cycle_seconds + 1)
+    croupier.table_tick(table_id=salon.pk, now=later)
+    new = Shoe.objects.get(table=salon, is_finished=False)
+    assert new.number == shoe.number + 1 and new.cut_position is None
+    assert croupier.open_round(salon) is None  # the new shoe is offered for the cut first
+    assert kinds(salon)[-2:] == ["shoe_new", "cut_offer"]
+
+
+def test_the_sweep_closes_betting_when_the_timer_task_never_ran(salon: Table) -> None:
+    anna, ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    round = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=500, take_back=False)
+    croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=ben, deal=True)  # escrowed; anna never decides
+    Round.objects.filter(pk=round.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    report = recovery.recover_rounds()
+    assert report.tables_ticked == 1
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    assert Play.objects.get(round=round, player=anna).decision == Play.Decision.TIMED_OUT
+    assert audit_violations() == []

@@ -1,0 +1,84 @@
+"""Eight players at once, with real threads on PostgreSQL: eight sits on one seat give
+eight different seats; eight Deal presses in the same instant give one deal."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from baccarat import croupier, seats
+from baccarat.audit import audit_violations
+from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
+from tests.baccarat.conftest import make_player
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks")
+
+
+@pytest.fixture
+def salon(db: None) -> Table:
+    return Table.objects.create(
+        name="Race salon",
+        slug="race-salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+    )
+
+
+def test_eight_players_sitting_on_one_seat_get_eight_seats(salon: Table, racers: Any) -> None:
+    players = [make_player(f"sitter{i}") for i in range(8)]
+    results = racers.run(
+        [
+            lambda p=p: seats.seat_take(
+                table=salon, player=p, number=4, buy_in=50_00, reference=f"sit:{p.pk}"
+            )
+            for p in players
+        ]
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    numbers = sorted(Seat.objects.filter(table=salon).values_list("number", flat=True))
+    assert numbers == list(range(1, 9))
+    assert Counter(TableEvent.objects.filter(table=salon).values_list("kind", flat=True)) == {
+        "sit": 8
+    }
+    assert audit_violations() == []
+
+
+def test_eight_deal_presses_at_once_make_one_deal(salon: Table, racers: Any) -> None:
+    players = []
+    for i in range(8):
+        player = make_player(f"dealer{i}")
+        seats.seat_take(table=salon, player=player, number=i + 1, buy_in=50_00, reference=f"s{i}")
+        players.append(player)
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(salon)
+    assert round is not None
+    for player in players:
+        croupier.full_bet(table=salon, player=player, kind="banker", amount=500, take_back=False)
+    results = racers.run(
+        [lambda p=p: croupier.full_decide(table=salon, player=p, deal=True) for p in players]
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    assert Round.objects.filter(table=salon, shared=True).count() == 1
+    assert set(Play.objects.filter(round=round).values_list("decision", flat=True)) == {"deal"}
+    kinds = Counter(TableEvent.objects.filter(table=salon).values_list("kind", flat=True))
+    assert kinds["result"] == 1 and kinds["decision"] == 8
+    assert kinds["card"] == len(round.reserved_cards) // 2
+    seqs = sorted(TableEvent.objects.filter(table=salon).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert audit_violations() == []
