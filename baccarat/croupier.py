@@ -19,6 +19,7 @@ its events in the same transaction.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -200,13 +201,20 @@ def full_rebet(*, table: Table, player: User) -> None:
         _bets_event(table, seat, round)
 
 
-def full_decide(*, table: Table, player: User, deal: bool) -> list[str]:
+@dataclass
+class Decided:
+    raised: list[str] = field(default_factory=list)  # stakes raised to the table minimum
+    dealt: int | None = None  # the round, when this decision was the last and it was dealt
+
+
+def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
     """Deal (commit the stake) or Pass (take the bets back) for this round.
 
-    Returns the bet kinds whose stake was raised to the table minimum. When this was the
-    last decision of the round, the cards are dealt in the same transaction.
+    When this was the last decision of the round, the cards are dealt in the same
+    transaction.
     """
     raised: list[str] = []
+    dealt = None
     with transaction.atomic():
         table = locked_table(table.pk)
         seat, round, play = _betting_round(table, player)
@@ -221,8 +229,9 @@ def full_decide(*, table: Table, player: User, deal: bool) -> list[str]:
         seats = list(Seat.objects.filter(table=table).select_related("player"))
         if _all_decided(round, _in_round(round, seats)):
             _close_betting(table, round, seats)
+            dealt = round.pk
         schedule_tick(table.pk, timezone.now())
-    return raised
+    return Decided(raised, dealt)
 
 
 def _commit(round: Round, play: Play) -> list[str]:

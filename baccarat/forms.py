@@ -218,3 +218,38 @@ class ProtocolFilterForm(forms.Form):
         if start and end and start > end:
             raise forms.ValidationError(_("The start date is after the end date."))
         return cleaned
+
+
+class SitForm(forms.Form):
+    """Sit down at a full table: a seat (the next free one if taken meanwhile) and chips
+    from the wallet (whole units; 0 to sit down with chips already at the table)."""
+
+    seat = forms.TypedChoiceField(
+        label=_("Seat"),
+        coerce=int,
+        choices=[(n, str(n)) for n in range(1, 9)],
+        error_messages={"invalid_choice": _("There is no such seat.")},
+    )
+    amount = forms.IntegerField(
+        label=_("Chips to bring"),
+        min_value=0,
+        max_value=settings.CASINO_MAX_LIMIT // 100,
+        error_messages={
+            "required": _("Enter an amount."),
+            "invalid": _("Enter a whole amount."),
+            "min_value": _("Enter an amount of at least 1."),
+        },
+    )
+    token = forms.SlugField(max_length=40, widget=forms.HiddenInput)
+
+    def clean_amount(self) -> int:
+        return int(self.cleaned_data["amount"]) * 100
+
+
+class CutForm(forms.Form):
+    """The new shoe offered to the player: cut it (at ``position``) or pass it on."""
+
+    accept = forms.TypedChoiceField(
+        coerce=lambda value: value == "yes", choices=[("yes", "yes"), ("no", "no")]
+    )
+    position = forms.IntegerField(required=False, min_value=0, max_value=416)

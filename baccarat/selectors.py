@@ -23,14 +23,15 @@ STATS_LENGTH = 60
 
 
 def table_for_player(*, slug: str, player: User) -> Table:
-    """A table the player may sit at: an open public table or their own practice table."""
+    """A table the player may open: an open public table (single-player or full) or their
+    own practice table."""
     table = Table.objects.filter(slug=slug).select_related("practice").first()
     if table is None:
         raise Http404
     if table.kind == Table.Kind.PRACTICE:
         if table.owner_id != player.pk:
             raise Http404
-    elif not table.is_active or table.kind != Table.Kind.SINGLE:
+    elif not table.is_active:
         raise Http404
     return table
 
@@ -334,9 +335,12 @@ def protocol_plays(
     date_to: date | None = None,
     outcome: str = "",
 ) -> QuerySet[Play]:
-    """The player's own finished rounds, newest first, ready for a page of the list."""
+    """The player's own rounds with a stake, newest first, ready for a page of the list.
+
+    A full table's round the player passed or let go by (no stake) is not one of them.
+    """
     plays = (
-        Play.objects.filter(player=player)
+        Play.objects.filter(player=player, stake_total__gt=0)
         .exclude(round__state=Round.State.BETTING)
         .select_related("round", "round__table", "round__shoe")
         .prefetch_related("bets")

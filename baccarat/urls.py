@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from baccarat import views
+from baccarat import live, views
 
 app_name = "baccarat"
 
@@ -14,6 +14,11 @@ urlpatterns = [
     path("tables/<slug:slug>/deal/", views.table_deal, name="table_deal"),
     path("tables/<slug:slug>/rebuy/", views.table_rebuy, name="table_rebuy"),
     path("tables/<slug:slug>/exit/", views.table_exit, name="table_exit"),
+    # Full tables
+    path("tables/<slug:slug>/sit/", views.table_sit, name="table_sit"),
+    path("tables/<slug:slug>/pass/", views.table_pass, name="table_pass"),
+    path("tables/<slug:slug>/cut/", views.table_cut, name="table_cut"),
+    path("tables/<slug:slug>/events/", live.table_events, name="table_events"),
     path("practice/", views.practice_new, name="practice_new"),
     path("practice/<id:pk>/", views.practice_summary, name="practice_summary"),
     path("protocol/", views.protocol_list, name="protocol_list"),

@@ -12,14 +12,14 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import betting, engine, exports, fairness, rounds, selectors, stacks
+from baccarat import betting, engine, exports, fairness, full_views, rounds, selectors, stacks
 from baccarat.errors import RoundError
 from baccarat.forms import (
     BetForm,
@@ -75,6 +75,8 @@ def _render_table(
         "spots": selectors.layout_spots(state, just_dealt=just_dealt),
         "just_dealt": just_dealt,
         "deal": selectors.deal_view(state.last.round) if state.last else None,
+        "last_round": state.last.round if state.last else None,
+        "my_last": state.last,
         "chip_unit": chip_unit(table),
         "notices": notices or [],
         "confirm_exit": confirm_exit,
@@ -109,6 +111,8 @@ def _after_action(request: HttpRequest, table: Table, form: Any, **kwargs: Any) 
 def table_view(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     deliver_server_notices(request)
+    if table.kind == Table.Kind.FULL:
+        return full_views.render_full_table(request, table)
     return _render_table(request, table)
 
 
@@ -117,6 +121,8 @@ def table_view(request: HttpRequest, slug: str) -> HttpResponse:
 def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
     """A chip on a spot, or back from it (``remove``; without an amount: the whole bet)."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind == Table.Kind.FULL:
+        return full_views.full_bet(request, table)
     form = BetForm(request.POST, table=table)
     if form.is_valid():
         try:
@@ -155,12 +161,18 @@ def _betting_action(request: HttpRequest, slug: str, action: Any) -> HttpRespons
 @login_required
 @require_POST
 def table_clear(request: HttpRequest, slug: str) -> HttpResponse:
+    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind == Table.Kind.FULL:
+        return full_views.full_clear(request, table)
     return _betting_action(request, slug, betting.bets_clear)
 
 
 @login_required
 @require_POST
 def table_rebet(request: HttpRequest, slug: str) -> HttpResponse:
+    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind == Table.Kind.FULL:
+        return full_views.full_rebet(request, table)
     return _betting_action(request, slug, betting.bets_rebet)
 
 
@@ -188,6 +200,8 @@ def _round_to_deal(table: Table, player: Any, form: DealForm) -> Round | None:
 @require_POST
 def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind == Table.Kind.FULL:
+        return full_views.full_decide(request, table, deal=True)
     form = DealForm(request.POST)
     notices: list[str] = []
     settled: Play | None = None
@@ -247,6 +261,8 @@ def table_rebuy(request: HttpRequest, slug: str) -> HttpResponse:
 def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
     """Leave: bets back, the stack to the wallet (asked first when chips are on the layout)."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind == Table.Kind.FULL:
+        return full_views.full_leave(request, table)
     form = ExitForm(request.POST)
     returned: int | None = None
     if form.is_valid():
@@ -275,6 +291,31 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponseClientRedirect(target)
     return redirect(target)
+
+
+def _full_table(request: HttpRequest, slug: str) -> Table:
+    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind != Table.Kind.FULL:
+        raise Http404
+    return table
+
+
+@login_required
+@require_POST
+def table_sit(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_sit(request, _full_table(request, slug))
+
+
+@login_required
+@require_POST
+def table_pass(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_decide(request, _full_table(request, slug), deal=False)
+
+
+@login_required
+@require_POST
+def table_cut(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_cut(request, _full_table(request, slug))
 
 
 # Practice ---------------------------------------------------------------------------

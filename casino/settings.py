@@ -8,6 +8,7 @@ and REDIS_URL; the code is the same.
 from __future__ import annotations
 
 import os
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,6 +18,15 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 django_stubs_ext.monkeypatch()
+
+# WhiteNoise serves static files with a file iterator; under ASGI Django reads it in a
+# thread and warns each time. That is fine for static files (a CDN or proxy may take them
+# over); our own streams (the live events) are asynchronous.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    category=Warning,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CASINO_VAR_DIR", BASE_DIR / "var"))

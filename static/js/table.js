@@ -211,13 +211,20 @@
     }, done));
   }
 
-  // After the settle: htmx gives a swapped-in element its new classes only then.
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail && event.detail.elt && event.detail.elt.id === "board") {
+  // After the settle (htmx gives a swapped-in element its new classes only then): a new
+  // board, whoever asked for it (a button, the keyboard, the live events), is revealed.
+  var shownBoard = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    var b = board();
+    if (b && b !== shownBoard) {
+      shownBoard = b;
       markChosen();
       reveal();
     }
+    var controls = document.getElementById("table-controls");
+    if (controls && controls !== shownControls) { shownControls = controls; restoreChip(); }
   });
+  var shownControls = null;
   document.addEventListener("htmx:beforeRequest", function () {
     var announcer = document.getElementById("announcer");
     if (announcer) announcer.textContent = "";
@@ -249,6 +256,8 @@
   }
 
   function start() {
+    shownBoard = board();
+    shownControls = document.getElementById("table-controls");
     restoreChip();
     markChosen();
     reveal();

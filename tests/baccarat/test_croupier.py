@@ -204,7 +204,7 @@ def test_a_stake_below_the_minimum_is_raised_at_deal(salon: Table) -> None:
     anna = sit(salon, "anna", 1)
     ready(salon)
     croupier.full_bet(table=salon, player=anna, kind="player", amount=100, take_back=False)
-    assert croupier.full_decide(table=salon, player=anna, deal=True) == ["player"]
+    assert croupier.full_decide(table=salon, player=anna, deal=True).raised == ["player"]
     play = Play.objects.get(player=anna)
     assert play.stake_total == 500
 

@@ -1,5 +1,8 @@
 """``make run``: the web server, a Celery worker and Celery beat, stopped together.
 
+The web server is uvicorn (ASGI), as in production, so the full table's live events
+stream here too; ``--reload`` restarts it when the code changes.
+
 Each child runs in a session of its own, so a Ctrl-C reaches only this command,
 which then stops all three and waits for them. If one of them dies, the others
 are stopped too and the exit status says so.
@@ -22,11 +25,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--addr", default="127.0.0.1:8000")
+        parser.add_argument("--reload", action="store_true", help="Restart on code changes.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         python = sys.executable
+        host, _, port = options["addr"].rpartition(":")
+        web = [python, "-m", "uvicorn", "casino.asgi:application", "--host", host or "127.0.0.1"]
+        web += ["--port", port, "--log-level", "info"]
+        if options["reload"]:
+            web += ["--reload", "--reload-dir", "baccarat", "--reload-dir", "casino"]
+            web += ["--reload-dir", "wallet", "--reload-dir", "templates"]
         commands = {
-            "web": [python, "manage.py", "runserver", options["addr"]],
+            "web": web,
             "worker": [python, "-m", "celery", "-A", "casino", "worker", "--loglevel=INFO"],
             "beat": [python, "-m", "celery", "-A", "casino", "beat", "--loglevel=INFO"],
         }

@@ -56,6 +56,16 @@ DEMO_TABLES: list[dict[str, Any]] = [
         "burn": Table.Burn.FIRST_CARD,
         "pairs_enabled": True,
         "allow_player_and_banker": True,
+        # Seed 000's table: 5 to 300 per bet, chips 1 to 500, 15 seconds to bet.
+        "min_player": 500,
+        "min_banker": 500,
+        "min_tie": 500,
+        "min_pair": 500,
+        "max_player": 30000,
+        "max_banker": 30000,
+        "max_tie": 30000,
+        "max_pair": 30000,
+        "betting_seconds": 15,
         "sort_order": 3,
     },
 ]

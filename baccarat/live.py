@@ -1,0 +1,239 @@
+"""Live events for the browsers at a full table: a Server-Sent Events stream.
+
+A browser opens ``/tables/<slug>/events/?after=N`` with the number of the last event its
+page shows; when the connection drops, the browser comes back on its own with
+``Last-Event-ID``. Either way the stream first sends every event after that number, read
+from the rows (:class:`~baccarat.models.TableEvent`), then each new one: nothing is lost
+when a connection or a web process goes away, and nothing comes twice.
+
+How a web process learns that there are new rows: one :class:`Watcher` per process,
+not one per connection. With ``REDIS_URL`` it listens to Redis pub/sub (the committing
+process publishes, :func:`baccarat.events.announce`); on the embedded default it polls
+the watched tables' latest event numbers a few times a second, so a Celery worker in
+another process can write events too. Each stream also reads the rows again after a
+quiet while, so even a lost nudge only delays an event.
+
+Served asynchronously under ASGI (``manage.py runall`` and production run uvicorn).
+Under a WSGI server the same view falls back to a polling stream that holds a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from baccarat.events import CHANNEL_PREFIX, events_after
+from baccarat.models import Table, TableEvent
+from baccarat.seats import seat_seen
+
+logger = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.2  # the embedded default: how often a process looks for new rows
+QUIET_SECONDS = 5.0  # a stream reads the rows again after this long without a nudge
+KEEPALIVE_SECONDS = 15.0  # a comment line keeps proxies from closing an idle stream
+RETRY_MILLISECONDS = 1000  # how soon a browser reconnects
+
+
+def event_message(event: TableEvent) -> str:
+    """One SSE message: its ``id`` is the event's number (``Last-Event-ID`` on return)."""
+    data = {
+        "seq": event.seq,
+        "kind": event.kind,
+        "at": event.created_at.timestamp(),
+        **event.data,
+    }
+    return f"id: {event.seq}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def hello_message() -> str:
+    """The first message of a stream, without an id: which process serves it."""
+    hello = json.dumps({"kind": "hello", "pid": os.getpid()})
+    return f"retry: {RETRY_MILLISECONDS}\ndata: {hello}\n\n"
+
+
+def _start(request: HttpRequest) -> int:
+    """The number after which to send events: the browser's ``Last-Event-ID``, else
+    ``?after=``; nonsense counts as 0 (everything)."""
+    for raw in (request.headers.get("Last-Event-ID"), request.GET.get("after")):
+        if raw is not None and raw.isdigit() and len(raw) < 19:
+            return int(raw)
+    return 0
+
+
+def _rows(table_id: int, seq: int) -> list[TableEvent]:
+    close_old_connections()
+    return events_after(table_id, seq)
+
+
+def _latest(table_ids: list[int]) -> dict[int, int]:
+    close_old_connections()
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "event_seq"))
+
+
+def _seen(table_id: int, player_id: int) -> None:
+    close_old_connections()
+    seat_seen(table_id=table_id, player_id=player_id)
+
+
+# The watcher: one per web process --------------------------------------------------
+
+
+class Watcher:
+    """Wakes the streams of a table when it has new events (one per process and loop)."""
+
+    def __init__(self) -> None:
+        self._waiters: dict[int, set[asyncio.Event]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _ensure_running(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done() or self._loop is not loop:
+            self._loop = loop
+            self._task = loop.create_task(self._run())
+
+    async def wait(self, table_id: int, timeout: float) -> None:
+        """Return when ``table_id`` may have new events, or after ``timeout`` seconds."""
+        self._ensure_running()
+        event = asyncio.Event()
+        self._waiters.setdefault(table_id, set()).add(event)
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            pass
+        finally:
+            waiters = self._waiters.get(table_id, set())
+            waiters.discard(event)
+            if not waiters:
+                self._waiters.pop(table_id, None)
+
+    def notify(self, table_id: int) -> None:
+        for event in list(self._waiters.get(table_id, ())):
+            event.set()
+
+    async def _run(self) -> None:
+        url = getattr(settings, "REDIS_URL", "")
+        while True:
+            try:
+                if url:
+                    await self._listen(url)
+                else:
+                    await self._poll()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("live events watcher failed; polling a while", exc_info=True)
+                await self._poll(rounds=int(QUIET_SECONDS / POLL_SECONDS))
+
+    async def _listen(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        client = redis.Redis.from_url(url)
+        pubsub = client.pubsub()
+        await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "pmessage":
+                    continue
+                channel = message["channel"].decode()
+                self.notify(int(channel.rsplit(":", 1)[1]))
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
+
+    async def _poll(self, rounds: int | None = None) -> None:
+        known: dict[int, int] = {}
+        done = 0
+        while rounds is None or done < rounds:
+            done += 1
+            watched = list(self._waiters)
+            if watched:
+                latest = await sync_to_async(_latest, thread_sensitive=False)(watched)
+                for table_id, seq in latest.items():
+                    if known.get(table_id) != seq:
+                        if table_id in known:
+                            self.notify(table_id)
+                        known[table_id] = seq
+            await asyncio.sleep(POLL_SECONDS)
+
+
+watcher = Watcher()
+
+
+# The streams ------------------------------------------------------------------------
+
+
+async def _stream(table: Table, after: int, player_id: int | None) -> AsyncIterator[str]:
+    yield hello_message()
+    seq = after
+    last_write = time.monotonic()
+    last_seen = 0.0
+    while True:
+        rows = await sync_to_async(_rows, thread_sensitive=False)(table.pk, seq)
+        for event in rows:
+            seq = event.seq
+            yield event_message(event)
+            last_write = time.monotonic()
+        now = time.monotonic()
+        if player_id is not None and now - last_seen > KEEPALIVE_SECONDS:
+            await sync_to_async(_seen, thread_sensitive=False)(table.pk, player_id)
+            last_seen = now
+        if now - last_write > KEEPALIVE_SECONDS:
+            yield ": keep-alive\n\n"
+            last_write = now
+        if not rows:
+            await watcher.wait(table.pk, QUIET_SECONDS)
+
+
+def _polling_stream(table: Table, after: int, player_id: int | None) -> Iterator[str]:
+    """The WSGI fallback: one thread per connection, polling the rows."""
+    yield hello_message()
+    seq = after
+    last_write = last_seen = time.monotonic()
+    while True:
+        rows = _rows(table.pk, seq)
+        for event in rows:
+            seq = event.seq
+            yield event_message(event)
+            last_write = time.monotonic()
+        now = time.monotonic()
+        if player_id is not None and now - last_seen > KEEPALIVE_SECONDS:
+            _seen(table.pk, player_id)
+            last_seen = now
+        if now - last_write > KEEPALIVE_SECONDS:
+            yield ": keep-alive\n\n"
+            last_write = now
+        if not rows:
+            time.sleep(POLL_SECONDS)
+
+
+@require_GET
+async def table_events(request: HttpRequest, slug: str) -> HttpResponse:
+    """The live events of a full table, for anyone signed in (players and spectators)."""
+    user = await request.auser()  # type: ignore[attr-defined]
+    if not user.is_authenticated:
+        return HttpResponse(status=403)
+    table = await Table.objects.filter(slug=slug, kind=Table.Kind.FULL, is_active=True).afirst()
+    if table is None:
+        raise Http404
+    after = _start(request)
+    if isinstance(request, ASGIRequest):
+        body: Any = _stream(table, after, user.pk)
+    else:
+        body = _polling_stream(table, after, user.pk)
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

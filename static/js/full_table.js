@@ -1,0 +1,108 @@
+// The full table, live: the events of the table arrive as Server-Sent Events; each one
+// makes the page fetch its own board (in its language, with its own stack). The betting
+// timer counts down to the server's deadline and warns at 10 and 5 seconds.
+(function () {
+  "use strict";
+
+  var table = document.querySelector(".full-table");
+  if (!table) return;
+  var source = null;
+  var refreshTimer = null;
+  var dealtRound = null; // a round whose deal the board should show being dealt
+  var shown = {};         // rounds whose deal this page has shown already
+  // What a test (or a curious player) can read: every event number seen, in order.
+  window.tableEvents = { seqs: [], hello: [] };
+
+  function board() { return document.getElementById("board"); }
+
+  function refresh() {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(function () {
+      var b = board();
+      // Let a deal on screen finish turning its cards before the board changes again.
+      if (b && b.classList.contains("dealing") && !b.classList.contains("revealed") && !dealtRound) {
+        refreshTimer = setTimeout(refresh, 300);
+        return;
+      }
+      var url = table.dataset.boardUrl;
+      if (dealtRound && !shown[dealtRound]) { url += "?dealt=" + dealtRound; shown[dealtRound] = true; }
+      dealtRound = null;
+      window.htmx.ajax("GET", url, { source: table, target: "#board", swap: "outerHTML" });
+    }, 60);
+  }
+
+  function handle(event) {
+    var data = JSON.parse(event.data);
+    if (data.kind === "hello") { window.tableEvents.hello.push(data.pid); return; }
+    window.tableEvents.seqs.push(data.seq);
+    table.dataset.eventSeq = String(data.seq);
+    if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
+    if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
+    refresh();
+  }
+
+  function connect() {
+    if (!window.EventSource) return;
+    var url = table.dataset.eventsUrl + "?after=" + encodeURIComponent(table.dataset.eventSeq || "0");
+    source = new EventSource(url);
+    source.onmessage = handle;
+    // The browser reconnects by itself (with Last-Event-ID) when the connection drops.
+  }
+
+  // The timer: the deadline is the server's; the page only shows what is left of it.
+  var warned = {};
+  function tick() {
+    var timer = document.querySelector(".betting-timer[data-deadline]");
+    if (!timer) return;
+    var left = Math.max(0, Math.ceil((Date.parse(timer.dataset.deadline) - Date.now()) / 1000));
+    var total = Number(timer.dataset.seconds) || 15;
+    timer.querySelector(".timer-seconds").textContent = String(left);
+    var bar = timer.querySelector(".timer-bar span");
+    if (bar) bar.style.width = Math.min(100, (left / total) * 100) + "%";
+    timer.classList.toggle("hurry", left <= 5);
+    var key = timer.dataset.deadline;
+    var announcer = document.getElementById("timer-announcer");
+    if (left === 10 && !warned[key + "10"]) {
+      warned[key + "10"] = true;
+      if (announcer) announcer.textContent = table.dataset.warnTen;
+      window.casinoSound && window.casinoSound.play("tick");
+    } else if (left === 5 && !warned[key + "5"]) {
+      warned[key + "5"] = true;
+      if (announcer) announcer.textContent = table.dataset.warnFive;
+      window.casinoSound && window.casinoSound.play("tick");
+    }
+  }
+  setInterval(tick, 250);
+
+  // "Sit here" on a free seat chooses it in the sitting form.
+  document.addEventListener("click", function (event) {
+    var sit = event.target.closest && event.target.closest("[data-sit]");
+    if (!sit) return;
+    var select = document.getElementById("id_seat");
+    if (select) select.value = sit.dataset.sit;
+    var amount = document.getElementById("id_sit_amount");
+    if (amount) amount.focus();
+  });
+
+  // The cut: show where the yellow card goes.
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "cut-position") {
+      var output = document.getElementById("cut-output");
+      if (output) output.textContent = event.target.value;
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var b = board();
+    if (b && event.detail.elt === b) {
+      if (b.classList.contains("dealing") && b.dataset.round) shown[b.dataset.round] = true;
+      var range = document.getElementById("cut-position");
+      var output = document.getElementById("cut-output");
+      if (range && output) output.textContent = range.value;
+      tick();
+    }
+  });
+
+  connect();
+  tick();
+})();

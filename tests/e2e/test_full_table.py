@@ -1,0 +1,169 @@
+"""Three browsers at one full table, in three languages: they sit, the new shoe is offered
+for the cut in seat order, one player deals, one passes, one lets the timer run out;
+each sees the others' bets and decisions, everyone sees the same cards and result, the
+payouts and protocols are right, and no browser misses an event or sees one twice."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import expect
+
+from baccarat.audit import audit_violations
+from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
+from wallet.services import wallet_open_for_new_player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def open_page(browser, asgi_server):
+    """Sign a new player in, in a browser of their own; closed before the server stops."""
+    contexts = []
+
+    def open_(username: str, language: str):
+        user, page = player_page(browser, asgi_server, username, language)
+        contexts.append(page.context)
+        return user, page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def player_page(browser, base: str, username: str, language: str):
+    user = get_user_model().objects.create_user(username=username, language=language)
+    wallet_open_for_new_player(player=user)
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": base,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto("/tables/salon/")
+    expect(page.locator("#table-heading")).to_have_text("Salon")
+    return user, page
+
+
+def settled(page) -> None:
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+
+
+def sit(page, seat: int, amount: int = 100) -> None:
+    page.select_option("#id_seat", str(seat))
+    page.fill("#id_sit_amount", str(amount))
+    page.locator(".sit-form button[type=submit]").click()
+    expect(page.locator(f".seat.mine[data-seat='{seat}']")).to_have_count(1)
+    settled(page)
+
+
+def events_are_whole(page) -> list[int]:
+    seqs = page.evaluate("window.tableEvents.seqs")
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
+    return seqs
+
+
+def test_three_browsers_play_a_round_together(open_page):
+    Table.objects.create(
+        name="Salon",
+        slug="salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+        burn=Table.Burn.FIRST_CARD,
+        betting_seconds=6,
+        cycle_seconds=3,
+    )
+    alice, a = open_page("alice", "de")
+    bob, b = open_page("bob", "it")
+    carl, c = open_page("carl", "nl")
+
+    sit(a, 1)
+    # The new shoe is offered to seat 1 first.
+    expect(a.locator(".cut-offer")).to_be_visible()
+    sit(b, 2)
+    sit(c, 3)
+    expect(c.locator(".seat[data-seat='1'] .seat-cut")).to_be_visible()
+    a.locator(".cut-offer form.inline button").click()  # No, thank you
+    settled(a)
+    # Passed on, in seat order: bob places the yellow card.
+    expect(b.locator(".cut-offer")).to_be_visible()
+    b.locator("#cut-position").fill("150")
+    b.locator(".cut-form button[type=submit]").click()
+    settled(b)
+    shoe = Shoe.objects.get(table__slug="salon", is_finished=False)
+    assert (shoe.cut_position, shoe.cut_by) == (150, bob)
+    for page in (a, b, c):
+        expect(page.locator(".burn-info")).to_contain_text("bob")
+        expect(page.locator(".betting-timer[data-deadline]")).to_be_visible()
+
+    # Alice: banker, Deal. Bob: player, Pass. Carl: tie, and no decision.
+    a.locator("#chip-rack label.chip-3").click()
+    a.locator(".spot-banker .spot-add").click()
+    settled(a)
+    b.locator("#chip-rack label.chip-2").click()
+    b.locator(".spot-player .spot-add").click()
+    settled(b)
+    c.locator("#chip-rack label.chip-2").click()
+    c.locator(".spot-tie .spot-add").click()
+    settled(c)
+    a.locator("#btn-deal").click()
+    b.locator("#btn-pass").click()
+    settled(a)
+    settled(b)
+    # Everyone sees everyone's bets and decisions.
+    expect(c.locator(".seat[data-seat='1']")).to_contain_text("B")
+    expect(c.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("25,00")
+    expect(c.locator(".seat[data-seat='1']")).to_have_class("seat decided-deal")
+    expect(a.locator(".seat[data-seat='2']")).to_have_class("seat decided-pass")
+    expect(b.locator(".seat[data-seat='3'] .seat-bets")).to_contain_text("5,00")
+
+    # The timer runs out for carl: the cards come; the same for everyone.
+    round = Round.objects.get(table__slug="salon", shared=True)
+    for page in (a, b, c):
+        # Revealed (or, if the next round opened since, shown as it lies): the result.
+        expect(page.locator(f"#board[data-round='{round.pk}'] .result-banner")).to_be_visible(
+            timeout=20_000
+        )
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    for page in (a, b, c):
+        totals = page.locator(".hand-total .t.final").all_inner_texts()
+        assert totals == [str(round.player_total), str(round.banker_total)]
+        assert page.locator(".playing-card").count() == len(round.reserved_cards) // 2
+    plays = {p.player_id: p for p in Play.objects.filter(round=round)}
+    assert plays[alice.pk].decision == Play.Decision.DEAL and plays[alice.pk].stake_total == 2500
+    assert plays[bob.pk].decision == Play.Decision.PASS and plays[bob.pk].stake_total == 0
+    assert plays[carl.pk].decision == Play.Decision.TIMED_OUT and plays[carl.pk].stake_total == 0
+    assert Seat.objects.get(player=carl).missed == 1
+    net = plays[alice.pk].payout_total - 2500
+    expect(a.locator(".seat.mine .seat-net")).to_be_visible()
+    # Every browser got every event since it opened the table, in order, none twice.
+    last = TableEvent.objects.filter(table__slug="salon").order_by("-seq").first().seq
+    for page in (a, b, c):
+        seqs = events_are_whole(page)
+        assert seqs[-1] >= TableEvent.objects.get(table__slug="salon", kind="payouts").seq
+        assert seqs[-1] <= last
+
+    # The protocols: alice has the round, bob and carl (no stake) do not.
+    a.goto("/protocol/")
+    expect(a.locator("#results tbody tr")).to_have_count(1)
+    a.goto(f"/protocol/{round.pk}/")
+    expect(a.locator("body")).to_contain_text(round.player_cards)
+    b.goto("/protocol/")
+    expect(b.locator("#results tbody tr td[colspan]")).to_have_count(1)  # "no rounds yet"
+    assert TableEvent.objects.filter(table__slug="salon", kind="payouts").get().data["seats"] == {
+        "1": {"stake": 2500, "paid": 2500 + net}
+    }
+    assert audit_violations() == []
