@@ -311,9 +311,11 @@ def _finish(table: Table, round: Round, completion: str = Round.Completion.PLAYE
     for step, card in enumerate(coup.dealt_order):
         hand = "player" if step in (0, 2) or (step == 4 and player_n == 3) else "banker"
         cards.append(("card", {"round": round.pk, "step": step, "hand": hand, "card": card.code}))
+    settled_plays = getattr(settled, "settled_plays", [])
+    _notify_the_absent(table, settled_plays)
     payouts = {
         str(play.seat): {"stake": play.stake_total, "paid": play.payout_total}
-        for play in getattr(settled, "settled_plays", [])
+        for play in settled_plays
     }
     events_write(
         table,
@@ -331,6 +333,23 @@ def _finish(table: Table, round: Round, completion: str = Round.Completion.PLAYE
             ("payouts", {"round": round.pk, "seats": payouts}),
         ],
     )
+
+
+# A player whose page has not been connected this long when their round is dealt hears
+# about it on their next visit (the result is in their protocol anyway).
+ABSENT_SECONDS = 30
+
+
+def _notify_the_absent(table: Table, plays: list[Play]) -> None:
+    present_since = timezone.now() - timedelta(seconds=ABSENT_SECONDS)
+    here = set(
+        Seat.objects.filter(table=table, last_seen__gte=present_since).values_list(
+            "player_id", flat=True
+        )
+    )
+    absent = [play.pk for play in plays if play.player_id not in here]
+    if absent:
+        Play.objects.filter(pk__in=absent).update(server_notice=True)
 
 
 # The shoe ritual --------------------------------------------------------------------

@@ -189,3 +189,37 @@ def shared_shoe_results(table: Table) -> list[Round]:
         "pk", "outcome", "player_total", "banker_total", "hand_number", "natural", "shoe_id"
     )
     return list(rounds.order_by("pk"))
+
+
+@dataclass
+class LobbyInfo:
+    seats_taken: int
+    running: bool
+    shoe_number: int | None = None
+    shoe_percent: int | None = None  # how far the shoe is dealt, toward its cut card
+
+
+def lobby_full_tables(tables: list[Table]) -> dict[int, LobbyInfo]:
+    """Per full table: seats taken, a round running, how far its shoe is dealt."""
+    ids = [table.pk for table in tables if table.kind == Table.Kind.FULL]
+    if not ids:
+        return {}
+    taken: dict[int, int] = {}
+    for table_id in Seat.objects.filter(table_id__in=ids).values_list("table_id", flat=True):
+        taken[table_id] = taken.get(table_id, 0) + 1
+    running = set(
+        Round.objects.filter(
+            table_id__in=ids, shared=True, state__in=[Round.State.BETTING, Round.State.LOCKED]
+        ).values_list("table_id", flat=True)
+    )
+    info = {pk: LobbyInfo(seats_taken=taken.get(pk, 0), running=pk in running) for pk in ids}
+    for shoe in Shoe.objects.filter(table_id__in=ids, player=None, is_finished=False):
+        state = shoe.state
+        if state.get("cut") is None:
+            percent = 0
+        else:
+            span = max(1, state["cut_card_index"] - state["burned"])
+            percent = min(100, max(0, (state["position"] - state["burned"]) * 100 // span))
+        info[shoe.table_id].shoe_number = shoe.number
+        info[shoe.table_id].shoe_percent = percent
+    return info

@@ -32,6 +32,22 @@ def notice_text(play: Play) -> str:
         )
     net = play.payout_total - play.stake_total
     values["amount"] = format_money(abs(net))
+    if round.shared and round.completion == Round.Completion.PLAYED:
+        # A full table deals when its players have decided, present or not.
+        if net > 0:
+            return _(
+                "Your round #%(round)s at %(table)s was dealt while you were away: "
+                "you won %(amount)s."
+            ) % values
+        if net < 0:
+            return _(
+                "Your round #%(round)s at %(table)s was dealt while you were away: "
+                "you lost %(amount)s."
+            ) % values
+        return _(
+            "Your round #%(round)s at %(table)s was dealt while you were away: "
+            "your stakes were returned."
+        ) % values
     if net > 0:
         return (
             _(

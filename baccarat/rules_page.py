@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -127,6 +128,7 @@ def rules_context(table: Table) -> dict[str, Any]:
         "every_coup": table.decks == 1 or table.reshuffle == Table.Reshuffle.EVERY_COUP,
         "banker_seven": table.commission == Table.Commission.BANKER_SEVEN,
         "cards_in_shoe": 52 * table.decks,
+        "away_minutes": max(1, settings.CASINO_SEAT_AWAY_SECONDS // 60),
     }
 
 

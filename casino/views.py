@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from baccarat.full_state import lobby_full_tables
 from baccarat.models import Round, Table
 from baccarat.notices import deliver_server_notices
 from baccarat.recovery import heartbeat_last
@@ -15,7 +16,10 @@ from baccarat.recovery import heartbeat_last
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     deliver_server_notices(request)
-    tables = Table.objects.filter(is_active=True).exclude(kind=Table.Kind.PRACTICE)
+    tables = list(Table.objects.filter(is_active=True).exclude(kind=Table.Kind.PRACTICE))
+    full = lobby_full_tables(tables)
+    for table in tables:
+        table.lobby = full.get(table.pk)  # type: ignore[attr-defined]
     return render(request, "lobby.html", {"tables": tables})
 
 

@@ -50,3 +50,32 @@ def test_an_htmx_action_after_the_session_ended_loads_the_login_page(client, sin
     )
     assert response.status_code == 200
     assert response["HX-Redirect"] == f"/accounts/login/?next=%2Ftables%2F{single_table.slug}%2F"
+
+
+def test_the_lobby_shows_a_full_table_live(client, alice, bob):
+    from datetime import timedelta
+
+    from baccarat import croupier, seats
+    from baccarat.models import Shoe, Table
+
+    salon = Table.objects.create(
+        name="Salon",
+        slug="salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+    )
+    for number, player in ((1, alice), (5, bob)):
+        seats.seat_take(
+            table=salon, player=player, number=number, buy_in=50_00, reference=f"{number}"
+        )
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon)
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    card = html.split("Salon</h2>", 1)[1].split("</article>", 1)[0]
+    assert "2/8 seats taken" in card and "A round is running" in card
+    assert "Shoe #1: 0% dealt" in card
+    assert 'href="/tables/salon/#sit"' in card and "Watch" in card

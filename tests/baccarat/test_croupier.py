@@ -287,3 +287,21 @@ def test_the_sweep_closes_betting_when_the_timer_task_never_ran(salon: Table) ->
     assert round.state == Round.State.SETTLED
     assert Play.objects.get(round=round, player=anna).decision == Play.Decision.TIMED_OUT
     assert audit_violations() == []
+
+
+def test_a_player_gone_after_deal_hears_of_the_result(salon: Table, client: Any) -> None:
+    anna, ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    # Anna closed her browser after pressing Deal: her page has not been seen since.
+    Seat.objects.filter(player=anna).update(last_seen=timezone.now() - timedelta(minutes=1))
+    croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=ben, deal=True)
+    round = Round.objects.get(table=salon, state=Round.State.SETTLED)
+    assert Play.objects.get(round=round, player=anna).server_notice
+    assert not Play.objects.get(round=round, player=ben).server_notice
+    client.force_login(anna)
+    page = client.get("/").content.decode()
+    assert f"Your round #{round.pk} at Salon was dealt while you were away" in page
+    assert f"/protocol/{round.pk}/" in page

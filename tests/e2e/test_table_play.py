@@ -218,8 +218,13 @@ def test_the_lobby_offers_no_table_that_cannot_be_opened(page, golden, signed_in
         decks=8,
         reshuffle=Table.Reshuffle.CUT_CARD,
     )
+    closed = Table.objects.create(name="Closed", slug="closed", is_active=False)
     signed_in("lena")
     page.goto("/")
-    for href in page.locator(".table-card a.button").evaluate_all("els => els.map(e => e.href)"):
+    hrefs = page.locator(".table-card a.button").evaluate_all("els => els.map(e => e.href)")
+    assert len(hrefs) == 3  # Golden: Play; Salon: Take a seat, Watch
+    for href in hrefs:
         assert page.request.get(href).status == 200, href
-    expect(page.locator(".table-card", has_text="Salon Privé")).to_contain_text("Opening soon")
+    salon = page.locator(".table-card", has_text="Salon Privé")
+    expect(salon).to_contain_text("0/8 seats taken")
+    expect(page.locator(".table-card", has_text=closed.name)).to_have_count(0)

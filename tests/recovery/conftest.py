@@ -253,6 +253,27 @@ class Cluster:
         wait_for(up, timeout=60, what=f"{name} to answer")
         return proc, base
 
+    def start_asgi(self, workers: int = 2) -> tuple[Proc, str]:
+        """uvicorn with ``workers`` processes on one port, as in production; returns once
+        ``/health/live/`` answers. Killing one worker leaves the port served."""
+        port = free_port()
+        args = [PYTHON, "-m", "uvicorn", "casino.asgi:application", "--host", "127.0.0.1"]
+        args += ["--port", str(port), "--workers", str(workers), "--log-level", "info"]
+        proc = self._start("asgi", args, None)
+        base = f"http://127.0.0.1:{port}"
+
+        def up() -> bool:
+            if proc.returncode is not None:
+                raise AssertionError(f"uvicorn exited with {proc.returncode}:\n{proc.tail()}")
+            try:
+                with urllib.request.urlopen(base + "/health/live/", timeout=2) as response:  # noqa: S310
+                    return response.status == 200
+            except (OSError, http.client.HTTPException):
+                return False
+
+        wait_for(up, timeout=60, what="uvicorn to answer")
+        return proc, base
+
     def start_worker(self, fault: str | None = None, pool: str = "solo") -> Proc:
         args = [PYTHON, "-m", "celery", "-A", "casino", "worker", f"--pool={pool}"]
         args += ["--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle"]

@@ -209,3 +209,15 @@ def test_the_fairness_section_says_only_what_is_true(client, single_table) -> No
 def test_a_full_table_says_its_seats_share_the_shoe(client, full_table) -> None:
     page = client.get(reverse("table_rules", args=[full_table.slug])).content.decode()
     assert "Every seat at this table is dealt from the same shoe." in page
+
+
+def test_a_full_tables_rules_describe_what_it_does(client, full_table) -> None:
+    page = client.get(reverse("table_rules", args=[full_table.slug])).content.decode()
+    section = page.split('id="rules-full"', 1)[1]
+    assert "eight seats and a croupier" in section
+    assert "15 seconds" in section and "Deal or Pass" in section
+    assert "the croupier cuts at random" in section
+    assert "puts that many cards aside" in section  # the table burns by the first card
+    assert "87%" in section  # its own cut card
+    assert "three rounds in a row" in section
+    assert "Chat" not in section  # no promise of what the table does not have
