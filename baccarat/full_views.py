@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from baccarat import croupier, engine, full_state, seats, selectors
 from baccarat.errors import RoundError
 from baccarat.forms import BetForm, CutForm, EmptyForm, SitForm, add_domain_error
-from baccarat.models import Table
+from baccarat.models import Bet, Table
 from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
 from wallet.formatting import format_money
@@ -82,7 +82,7 @@ def _empty_note(state: full_state.FullTableState) -> str:
 def _spots(state: full_state.FullTableState) -> list[selectors.SpotView]:
     """The viewer's layout: their bets this round, on the table's spots."""
     table = state.table
-    labels = dict(selectors.Bet.Kind.choices)
+    labels = dict(Bet.Kind.choices)
     odds = {
         "player": "1:1",
         "banker": "1:1 −5%" if table.commission == Table.Commission.FIVE_PERCENT else "1:1",

@@ -220,9 +220,9 @@ def _polling_stream(table: Table, after: int, player_id: int | None) -> Iterator
 
 
 @require_GET
-async def table_events(request: HttpRequest, slug: str) -> HttpResponse:
+async def table_events(request: HttpRequest, slug: str) -> HttpResponse | StreamingHttpResponse:
     """The live events of a full table, for anyone signed in (players and spectators)."""
-    user = await request.auser()  # type: ignore[attr-defined]
+    user = await request.auser()
     if not user.is_authenticated:
         return HttpResponse(status=403)
     table = await Table.objects.filter(slug=slug, kind=Table.Kind.FULL, is_active=True).afirst()

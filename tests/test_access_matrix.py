@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from baccarat import betting, practice, recovery, rounds
-from baccarat.models import Round
+from baccarat.models import Round, Table
 from casino.accounts.models import User
 from wallet.services import wallet_rebuy
 
@@ -63,6 +63,14 @@ MATRIX = {
     "baccarat:table_deal": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_rebuy": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_exit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_sit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_pass": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_cut": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    # Live events of a full table: signed-in players and spectators (a single table: 404).
+    "baccarat:table_events": (
+        lambda o: {"slug": o["salon"].slug},
+        row(FORBIDDEN, OK, OK, OK, OK, OK),
+    ),
     "baccarat:practice_new": (None, SIGNED_IN),
     "baccarat:practice_summary": (lambda o: {"pk": o["practice"].pk}, ALICE_ONLY),
     "baccarat:protocol_list": (None, SIGNED_IN),
@@ -136,6 +144,14 @@ def objects(alice, bob, single_table):
         "tableadmin": tableadmin,
         "superuser": superuser,
         "table": single_table,
+        "salon": Table.objects.create(
+            name="Salon",
+            slug="salon",
+            kind=Table.Kind.FULL,
+            seats=8,
+            decks=8,
+            reshuffle=Table.Reshuffle.CUT_CARD,
+        ),
         "round": round,
         "practice": session,
     }

@@ -53,7 +53,7 @@ EXACT = [
 
 # Long msgids, named once.
 DEAL_OR_PASS = (
-    "At a full table each player chooses Deal or Pass within %(seconds)s seconds; "
+    "At this table each seated player chooses Deal or Pass within %(seconds)s seconds; "
     "a player who does neither sits out that round."
 )
 DEAL_STARTS = (

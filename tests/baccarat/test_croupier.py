@@ -305,3 +305,75 @@ def test_a_player_gone_after_deal_hears_of_the_result(salon: Table, client: Any)
     page = client.get("/").content.decode()
     assert f"Your round #{round.pk} at Salon was dealt while you were away" in page
     assert f"/protocol/{round.pk}/" in page
+
+
+def test_every_protocol_row_of_full_table_rounds_matches_the_engine(
+    salon: Table, stack_of: Any
+) -> None:
+    import random
+
+    from baccarat.rule_sets import rules_of
+    from wallet.models import Entry, Transaction
+
+    rng = random.Random(13)
+    players = [sit(salon, f"audit{i}", i + 1, buy_in=500_00) for i in range(4)]
+    now = timezone.now()
+    for _ in range(12):
+        round = croupier.open_round(salon) or ready(salon)
+        for player in players:
+            spots = rng.sample(["player", "banker", "tie"], k=rng.choice([1, 1, 2]))
+            if "player" in spots and "banker" in spots:
+                spots.remove("banker")
+            for spot in spots:
+                croupier.full_bet(
+                    table=salon,
+                    player=player,
+                    kind=spot,
+                    amount=rng.choice([100, 500, 2500]),
+                    take_back=False,
+                )
+            choice = rng.random()
+            if choice < 0.7:
+                croupier.full_decide(table=salon, player=player, deal=True)
+            elif choice < 0.85:
+                croupier.full_decide(table=salon, player=player, deal=False)
+        round.refresh_from_db()
+        if round.state == Round.State.BETTING:  # someone did not decide: the timer deals
+            croupier.table_tick(table_id=salon.pk, now=round.deadline)
+        now = timezone.now() + timedelta(seconds=salon.cycle_seconds + 1)
+        Round.objects.filter(pk=round.pk).update(settled_at=now - timedelta(minutes=5))
+        Seat.objects.filter(table=salon).update(missed=0)
+        croupier.table_tick(table_id=salon.pk)
+
+    checked = 0
+    for round in Round.objects.filter(table=salon, state=Round.State.SETTLED):
+        coup = engine.deal_cards(engine.cards_from_codes(round.reserved_cards))
+        assert round.player_cards == " ".join(c.code for c in coup.player_cards)
+        assert (round.player_total, round.banker_total, round.outcome) == (
+            coup.player_total,
+            coup.banker_total,
+            coup.outcome.value,
+        )
+        for play in Play.objects.filter(round=round, stake_total__gt=0).prefetch_related("bets"):
+            bets = {bet.kind: bet for bet in play.bets.all()}
+            settlement = engine.settle(rules_of(round), coup, {k: b.stake for k, b in bets.items()})
+            for kind, bet in bets.items():
+                line = settlement.line(engine.BetKind(kind))
+                assert (bet.payout, bet.commission) == (line.payout, line.commission)
+            assert play.payout_total == settlement.payout_total
+            moved = Entry.objects.filter(
+                transaction__round=round,
+                transaction__player=play.player,
+                account__kind="stack",
+            )
+            stake = moved.filter(transaction__kind=Transaction.Kind.STAKE).get().amount
+            paid = sum(
+                moved.filter(transaction__kind=Transaction.Kind.SETTLE).values_list(
+                    "amount", flat=True
+                )
+            )
+            assert (-stake, paid) == (play.stake_total, play.payout_total)
+            assert play.balance_after == play.balance_before - play.stake_total + play.payout_total
+            checked += 1
+    assert checked > 20
+    assert audit_violations() == []

@@ -86,15 +86,15 @@ class ShoeMachine(RuleBasedStateMachine):
         self.bet(who, kind)
         round = self._round_of(who)
         if round is not None and round.state == Round.State.BETTING:
-            with contextlib.suppress(engine.NoBet):
+            with contextlib.suppress(engine.NoBet, engine.ShoeError):
                 rounds.round_play(round_id=round.pk)
 
     @rule(who=PLAYERS)
     def lock(self, who: int) -> None:
         round = self._round_of(who)
         if round is not None and round.state == Round.State.BETTING:
-            with contextlib.suppress(engine.NoBet):
-                rounds.round_lock(round_id=round.pk)
+            with contextlib.suppress(engine.NoBet, engine.ShoeError):
+                rounds.round_lock(round_id=round.pk)  # a shoe not cut yet refuses
 
     @rule(who=PLAYERS)
     def deal(self, who: int) -> None:
@@ -124,8 +124,10 @@ class ShoeMachine(RuleBasedStateMachine):
             rounds.round_void(round_id=round.pk, reason="state machine", by="test")
 
     @rule()
-    def look_at_the_table(self) -> None:
-        shoes.shoe_open(table=self.table, player=None)
+    def look_at_the_table_and_cut(self) -> None:
+        shoe = shoes.shoe_open(table=self.table, player=None)
+        if shoe.cut_position is None:  # a full table's new shoe: the croupier cuts
+            shoes.shoe_cut(shoe=shoe, position=None, by=None)
 
     @invariant()
     def every_card_once_and_as_the_order_says(self) -> None:

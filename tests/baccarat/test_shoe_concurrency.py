@@ -48,6 +48,8 @@ def test_sixteen_concurrent_locks_on_one_shared_shoe(racers: Any) -> None:
         betting.bet_place(round=round, player=player, kind="player", amount=500)
         betting_rounds.append(round.pk)
     shoe = shoes.shoe_open(table=table, player=None)
+    shoes.shoe_cut(shoe=shoe, position=None, by=None)
+    shoe.refresh_from_db()
     start = shoe.state["position"]
 
     results = racers.run([lambda pk=pk: rounds.round_lock(round_id=pk) for pk in betting_rounds])

@@ -18,8 +18,8 @@ from wallet import services as wallet
 
 @pytest.fixture
 def shared_table(db: None) -> Table:
-    """A table with one shared 8-deck cut-card shoe (as a full table has)."""
-    return Table.objects.create(
+    """A table with one shared 8-deck cut-card shoe (as a full table has), cut."""
+    table = Table.objects.create(
         name="Shared",
         slug="shared",
         kind=Table.Kind.FULL,
@@ -28,6 +28,16 @@ def shared_table(db: None) -> Table:
         reshuffle=Table.Reshuffle.CUT_CARD,
         burn=Table.Burn.FIRST_CARD,
     )
+    cut_open_shoe(table)
+    return table
+
+
+def cut_open_shoe(table: Table) -> Shoe:
+    """A full table's new shoe waits for its cut (the croupier's ritual): cut it here."""
+    shoe = shoes.shoe_open(table=table, player=None)
+    if shoe.cut_position is None:
+        shoes.shoe_cut(shoe=shoe, position=None, by=None)
+    return shoe
 
 
 def _players(table: Table, count: int) -> list[Any]:
@@ -148,6 +158,7 @@ def test_the_cut_card_finishes_the_coup_and_the_next_round_starts_a_new_shoe(
     assert last.shoe_id == shoe.pk and last.end_position > dealer.cut_card_index
     assert shoe.is_finished and shoe.revealed_at is not None
     following = _betting(shared_table, player)
+    cut_open_shoe(shared_table)  # the next shoe is offered for the cut first
     rounds.round_play(round_id=following.pk)
     following.refresh_from_db()
     assert following.shoe_id != shoe.pk
