@@ -22,6 +22,7 @@ from baccarat.errors import RoundError
 from baccarat.forms import BetForm, CutForm, EmptyForm, SitForm, add_domain_error
 from baccarat.models import Bet, Table
 from baccarat.rule_sets import chip_unit
+from baccarat.statistics import results_context
 from wallet.errors import WalletError
 from wallet.formatting import format_money
 
@@ -64,7 +65,11 @@ def render_full_table(
         "just_dealt": just_dealt,
         "chip_unit": chip_unit(table),
         "notices": notices or [],
-        "results": (full_state.shared_shoe_results(table) if full_page or just_dealt else None),
+        **results_context(
+            full_state.shared_shoe_results(table) if full_page or just_dealt else None,
+            key=f"t{table.pk}",
+            just_dealt=just_dealt,
+        ),
         "empty_note": _empty_note(state),
     }
     template = "baccarat/full_table.html" if full_page else "baccarat/full_table_update.html"

@@ -19,7 +19,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import betting, engine, exports, fairness, full_views, rounds, selectors, stacks
+from baccarat import (
+    betting,
+    engine,
+    exports,
+    fairness,
+    full_views,
+    rounds,
+    selectors,
+    stacks,
+    statistics,
+)
 from baccarat.errors import RoundError
 from baccarat.forms import (
     BetForm,
@@ -90,10 +100,12 @@ def _render_table(
             else None
         ),
         "version": APP_VERSION,
-        "results": (
+        **statistics.results_context(
             selectors.shoe_results(table=table, player=player)  # type: ignore[arg-type]
             if full_page or just_dealt
-            else None
+            else None,
+            key=f"t{table.pk}:p{player.pk}",
+            just_dealt=just_dealt,
         ),
     }
     template = "baccarat/table.html" if full_page else "baccarat/table_update.html"

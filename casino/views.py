@@ -11,6 +11,7 @@ from baccarat.full_state import lobby_full_tables
 from baccarat.models import Round, Table
 from baccarat.notices import deliver_server_notices
 from baccarat.recovery import heartbeat_last
+from baccarat.statistics import lobby_roads
 
 
 @require_GET
@@ -18,8 +19,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     deliver_server_notices(request)
     tables = list(Table.objects.filter(is_active=True).exclude(kind=Table.Kind.PRACTICE))
     full = lobby_full_tables(tables)
+    roads = lobby_roads(tables, request.user)
     for table in tables:
         table.lobby = full.get(table.pk)  # type: ignore[attr-defined]
+        table.road = roads.get(table.pk)  # type: ignore[attr-defined]
     return render(request, "lobby.html", {"tables": tables})
 
 

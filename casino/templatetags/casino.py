@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils import translation
 
 from baccarat import card_names
 from wallet.formatting import format_money
@@ -44,3 +45,16 @@ def cards_named(codes: str | None) -> str:
 def units_plain(cents: int | None) -> str:
     """Whole units as a bare number for a form field (1500 cents → 15)."""
     return "" if cents is None else str(int(cents) // 100)
+
+
+@register.filter
+def percent_of(count: int, total: int) -> str:
+    """``count`` as a whole percentage of ``total``, in the active locale ("33 %")."""
+    if not total:
+        return "–"
+    value = (count * 200 + total) // (2 * total)
+    return (
+        f"{value}\u00a0%"
+        if (translation.get_language() or "en")[:2] in ("de", "nl")
+        else f"{value}%"
+    )

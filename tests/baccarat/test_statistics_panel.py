@@ -1,0 +1,69 @@
+"""The statistics panel: counts, the five roads as SVG with words, Ask Player / Ask Banker
+and each coup with its cards; rendered with the page and a deal, never on a bet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from baccarat import betting, rounds
+from baccarat.models import Round, Table
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def play(table: Table, player: Any, kind: str = "banker") -> Round:
+    round = betting.round_open(table=table, player=player)
+    betting.bet_place(round=round, player=player, kind=kind, amount=100)
+    rounds.round_play(round_id=round.pk)
+    return Round.objects.get(pk=round.pk)
+
+
+def test_the_panel_shows_counts_roads_asks_and_coups(
+    client: Any, seated: Any, cut_table: Table
+) -> None:
+    from wallet import services as wallet
+
+    wallet.wallet_rebuy(player=seated, table=cut_table, amount=50_00, reference="stats")
+    played = [play(cut_table, seated) for _ in range(8)]
+    client.force_login(seated)
+    page = client.get(reverse("baccarat:table", args=[cut_table.slug])).content.decode()
+    panel = page.split('id="shoe-stats"', 1)[1]
+    banker = sum(1 for r in played if r.outcome == "banker")
+    assert f"<dt>Banker</dt><dd>{banker} " in panel
+    for caption in ("Bead plate", "Big road", "Big eye boy", "Small road", "Cockroach pig"):
+        assert f"<figcaption>{caption}</figcaption>" in panel
+    assert panel.count('<svg role="img"') == 5
+    assert "Ask Player" in panel and "Ask Banker" in panel
+    for r in played:
+        assert r.player_cards in panel and r.banker_cards in panel
+    # The big road in words, for a screen reader.
+    assert "<desc id=" in panel
+
+
+def test_a_bet_does_not_render_the_panel_a_deal_does(
+    client: Any, seated: Any, table: Table
+) -> None:
+    client.force_login(seated)
+    url = reverse("baccarat:table_bet", args=[table.slug])
+    bet = client.post(url, {"kind": "player", "amount": 100}, **HTMX).content.decode()
+    assert 'id="shoe-stats"' not in bet
+    deal = client.post(
+        reverse("baccarat:table_deal", args=[table.slug]), {}, **HTMX
+    ).content.decode()
+    assert 'id="shoe-stats"' in deal and 'hx-swap-oob="true"' in deal
+    # Until the cards are turned the panel from before the coup shows.
+    stats = (
+        deal.split('id="shoe-stats"', 1)[0].rsplit("<section", 1)[1]
+        + deal.split('id="shoe-stats"', 1)[1]
+    )
+    assert 'class="before"' in stats and 'class="outcome"' in stats
+
+
+def test_the_lobby_shows_each_tables_big_road(client: Any, seated: Any, table: Table) -> None:
+    for _ in range(3):
+        play(table, seated)
+    client.force_login(seated)
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert 'class="lobby-road"' in lobby and "<figcaption>Big road</figcaption>" in lobby
