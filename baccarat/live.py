@@ -30,7 +30,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
@@ -44,6 +44,9 @@ POLL_SECONDS = 0.2  # the embedded default: how often a process looks for new ro
 QUIET_SECONDS = 5.0  # a stream reads the rows again after this long without a nudge
 KEEPALIVE_SECONDS = 15.0  # a comment line keeps proxies from closing an idle stream
 RETRY_MILLISECONDS = 1000  # how soon a browser reconnects
+# A stream ends itself after this long (the browser reconnects with Last-Event-ID and
+# misses nothing), so a stream whose browser vanished without a word cannot live on.
+LIFETIME_SECONDS = 600.0
 
 
 def event_message(event: TableEvent) -> str:
@@ -72,19 +75,36 @@ def _start(request: HttpRequest) -> int:
     return 0
 
 
+# A stream lives for minutes and its queries run in any thread of the executor: each
+# gives its connection back at once (to the pool, or closed), so a thousand open
+# streams hold no database connection between their reads. (Inside a transaction, as in
+# a test, the connection stays.)
+
+
+def _give_back() -> None:
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def _rows(table_id: int, seq: int) -> list[TableEvent]:
-    close_old_connections()
-    return events_after(table_id, seq)
+    try:
+        return events_after(table_id, seq)
+    finally:
+        _give_back()
 
 
 def _latest(table_ids: list[int]) -> dict[int, int]:
-    close_old_connections()
-    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "event_seq"))
+    try:
+        return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "event_seq"))
+    finally:
+        _give_back()
 
 
 def _seen(table_id: int, player_id: int) -> None:
-    close_old_connections()
-    seat_seen(table_id=table_id, player_id=player_id)
+    try:
+        seat_seen(table_id=table_id, player_id=player_id)
+    finally:
+        _give_back()
 
 
 # The watcher: one per web process --------------------------------------------------
@@ -178,9 +198,9 @@ watcher = Watcher()
 async def _stream(table: Table, after: int, player_id: int | None) -> AsyncIterator[str]:
     yield hello_message()
     seq = after
-    last_write = time.monotonic()
+    last_write = started = time.monotonic()
     last_seen = 0.0
-    while True:
+    while time.monotonic() - started < LIFETIME_SECONDS:
         rows = await sync_to_async(_rows, thread_sensitive=False)(table.pk, seq)
         for event in rows:
             seq = event.seq
@@ -201,8 +221,8 @@ def _polling_stream(table: Table, after: int, player_id: int | None) -> Iterator
     """The WSGI fallback: one thread per connection, polling the rows."""
     yield hello_message()
     seq = after
-    last_write = last_seen = time.monotonic()
-    while True:
+    last_write = last_seen = started = time.monotonic()
+    while time.monotonic() - started < LIFETIME_SECONDS:
         rows = _rows(table.pk, seq)
         for event in rows:
             seq = event.seq
@@ -229,6 +249,9 @@ async def table_events(request: HttpRequest, slug: str) -> HttpResponse | Stream
     if table is None:
         raise Http404
     after = _start(request)
+    # The lookups above used this request's connection; give it back now rather than
+    # when the stream ends minutes later.
+    await sync_to_async(_give_back)()
     if isinstance(request, ASGIRequest):
         body: Any = _stream(table, after, user.pk)
     else:

@@ -128,7 +128,24 @@ SQLITE_INIT = (
 )
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Persistent connections are off: under ASGI each request's sync code may run in
+    # another thread, and a connection kept per thread is a connection leaked (Django's
+    # deployment notes). DATABASE_POOL_SIZE > 0 gives each web process a psycopg pool
+    # of at most that many connections instead (PostgreSQL only; the README's
+    # production profile sets it for uvicorn, not for the Celery worker, which forks).
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
+        )
+    }
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
+    if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": 10,
+        }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # A SQLite file given by URL (crash tests share the test database) keeps WAL
         # mode and immediate transactions.

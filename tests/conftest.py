@@ -99,3 +99,69 @@ def table_admin(db) -> User:
 @pytest.fixture
 def single_table(db) -> Table:
     return Table.objects.create(name="Golden Baccarat", slug="golden")
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The project's ASGI application under uvicorn in a thread (live events need ASGI),
+    on the test database, with a croupier thread ticking the full tables as the Celery
+    worker would. Yields the base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from django.db import connections
+
+    from baccarat import croupier
+    from casino.asgi import application
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        )
+    )
+    serving = threading.Thread(target=server.run, daemon=True)
+    serving.start()
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.is_set():
+            try:
+                croupier.tables_tick()
+            except Exception as error:  # reported, and the croupier keeps going
+                print(f"tick failed: {error!r}")
+            finally:
+                connections.close_all()
+            stop.wait(0.25)
+
+    ticking = threading.Thread(target=tick, daemon=True)
+    ticking.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    stop.set()
+    ticking.join(10)
+    server.should_exit = True
+    serving.join(10)
+    _end_server_connections()
+
+
+def _end_server_connections() -> None:
+    """End connections the server's threads may still hold (a thread of the executor
+    keeps its connection until it next runs a request), so PostgreSQL can drop the test
+    database afterwards."""
+    from django.db import connections
+
+    connection = connections["default"]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )

@@ -139,8 +139,9 @@ def test_three_browsers_play_a_round_together(open_page):
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED
     for page in (a, b, c):
-        totals = page.locator(".hand-total .t.final").all_inner_texts()
-        assert totals == [str(round.player_total), str(round.banker_total)]
+        expect(page.locator(".hand-total .t.final")).to_have_text(
+            [str(round.player_total), str(round.banker_total)]
+        )
         assert page.locator(".playing-card").count() == len(round.reserved_cards) // 2
     plays = {p.player_id: p for p in Play.objects.filter(round=round)}
     assert plays[alice.pk].decision == Play.Decision.DEAL and plays[alice.pk].stake_total == 2500

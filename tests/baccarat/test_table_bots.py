@@ -1,0 +1,51 @@
+"""``manage.py table_bots`` against the ASGI app under uvicorn: real sessions, real streams."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+from django.core.management import call_command
+from django.db import connections
+
+from baccarat.models import Table
+
+
+def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> None:
+    out = io.StringIO()
+
+    def run() -> None:
+        # In a thread of its own: the command runs an event loop, and the browser tests
+        # of the same session keep one running in this thread.
+        try:
+            call_command(
+                "table_bots",
+                tables=1,
+                seats=3,
+                rounds=2,
+                base_url=asgi_server,
+                betting_seconds=10,  # ample: the round deals once every bot decided
+                cycle_seconds=1,
+                tag="test",
+                json=True,
+                timeout=25,
+                stdout=out,
+            )
+        finally:
+            connections.close_all()
+
+    bots = threading.Thread(target=run)
+    bots.start()
+    bots.join(120)
+    assert not bots.is_alive(), "the bots did not finish"
+    summary = json.loads(out.getvalue())
+
+    assert summary["errors"] == 0, summary["error_samples"]
+    assert summary["results_per_bot"] == {"bot-1-1": 2, "bot-1-2": 2, "bot-1-3": 2}
+    assert summary["ledger"]["clean"], summary["ledger"]["violations"]
+    assert summary["rounds_played"] >= 2
+    assert summary["propagation_ms"]["count"] > 0
+    assert summary["requests_ms"]["sit"]["count"] == 3
+    # The run's table is closed afterwards; its rows stay for the ledger.
+    assert Table.objects.get(slug="bots-test-1").is_active is False
