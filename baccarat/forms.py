@@ -253,3 +253,18 @@ class CutForm(forms.Form):
         coerce=lambda value: value == "yes", choices=[("yes", "yes"), ("no", "no")]
     )
     position = forms.IntegerField(required=False, min_value=0, max_value=416)
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(
+        label=_("Message"),
+        max_length=200,
+        error_messages={
+            "required": _("Write a message first."),
+            "max_length": _("A message has at most 200 characters."),
+        },
+    )
+
+
+class ChatReportForm(forms.Form):
+    reason = forms.CharField(label=_("What is wrong with it?"), max_length=200, required=False)

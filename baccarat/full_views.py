@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import croupier, engine, full_state, seats, selectors
+from baccarat import chat, croupier, engine, full_state, seats, selectors
 from baccarat.errors import RoundError
-from baccarat.forms import BetForm, CutForm, EmptyForm, SitForm, add_domain_error
+from baccarat.forms import BetForm, ChatForm, CutForm, EmptyForm, SitForm, add_domain_error
 from baccarat.models import Bet, Table
 from baccarat.rule_sets import chip_unit
 from baccarat.statistics import results_context
@@ -72,6 +72,13 @@ def render_full_table(
         ),
         "empty_note": _empty_note(state),
     }
+    if full_page:
+        context["chat"] = chat.chat_view(
+            table=table,
+            viewer=request.user,  # type: ignore[arg-type]
+            seated=state.me is not None,
+        )
+        context["chat_form"] = ChatForm()
     template = "baccarat/full_table.html" if full_page else "baccarat/full_table_update.html"
     return render(request, template, context)
 

@@ -536,6 +536,88 @@ class TableEvent(models.Model):
         return f"{self.table_id}#{self.seq} {self.kind}"
 
 
+class ChatMessage(models.Model):
+    """A message in a full table's chat (seeds 000/001): written by a seated player,
+    read by everyone at the table. Support may remove it; it is kept for
+    ``CASINO_CHAT_RETENTION_DAYS`` and then deleted by a periodic task."""
+
+    MAX_LENGTH = 200
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    text = models.CharField(_("message"), max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(_("written"), default=timezone.now, db_index=True)
+    removed_at = models.DateTimeField(_("removed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        indexes = [models.Index(fields=["table", "-created_at"], name="chat_table_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.text[:40]}"
+
+
+class ChatReport(models.Model):
+    """A player's report of a chat message, for support's queue."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("Open")
+        DISMISSED = "dismissed", _("Dismissed")
+        ACTED = "acted", _("Acted on")
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_reports"
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(_("reported"), default=timezone.now)
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="report_once"),
+        ]
+        indexes = [
+            models.Index(fields=["created_at"], condition=Q(state="open"), name="report_open")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} on {self.message_id}"
+
+
+class ChatMute(models.Model):
+    """A player may not write in the chat of ``table`` (or of every table: no table)
+    until ``until``; they see why and until when."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_mutes"
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="chat_mutes"
+    )
+    until = models.DateTimeField(_("muted until"))
+    reason = models.CharField(_("reason"), max_length=200)
+    muted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(_("muted at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
+        indexes = [models.Index(fields=["player", "until"], name="mute_player_until")]
+
+    def __str__(self) -> str:
+        return f"{self.player} until {self.until:%Y-%m-%d %H:%M}"
+
+
 class Heartbeat(models.Model):
     """When a periodic job last ran; ``/health/`` reads it to catch a dead beat."""
 

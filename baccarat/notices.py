@@ -35,19 +35,28 @@ def notice_text(play: Play) -> str:
     if round.shared and round.completion == Round.Completion.PLAYED:
         # A full table deals when its players have decided, present or not.
         if net > 0:
-            return _(
-                "Your round #%(round)s at %(table)s was dealt while you were away: "
-                "you won %(amount)s."
-            ) % values
+            return (
+                _(
+                    "Your round #%(round)s at %(table)s was dealt while you were away: "
+                    "you won %(amount)s."
+                )
+                % values
+            )
         if net < 0:
-            return _(
+            return (
+                _(
+                    "Your round #%(round)s at %(table)s was dealt while you were away: "
+                    "you lost %(amount)s."
+                )
+                % values
+            )
+        return (
+            _(
                 "Your round #%(round)s at %(table)s was dealt while you were away: "
-                "you lost %(amount)s."
-            ) % values
-        return _(
-            "Your round #%(round)s at %(table)s was dealt while you were away: "
-            "your stakes were returned."
-        ) % values
+                "your stakes were returned."
+            )
+            % values
+        )
     if net > 0:
         return (
             _(

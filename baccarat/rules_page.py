@@ -129,6 +129,9 @@ def rules_context(table: Table) -> dict[str, Any]:
         "banker_seven": table.commission == Table.Commission.BANKER_SEVEN,
         "cards_in_shoe": 52 * table.decks,
         "away_minutes": max(1, settings.CASINO_SEAT_AWAY_SECONDS // 60),
+        "chat_rate": settings.CASINO_CHAT_RATE,
+        "chat_seconds": settings.CASINO_CHAT_RATE_SECONDS,
+        "chat_days": settings.CASINO_CHAT_RETENTION_DAYS,
     }
 
 

@@ -36,6 +36,14 @@ def table_for_player(*, slug: str, player: User) -> Table:
     return table
 
 
+def full_table_for_player(*, slug: str, player: User) -> Table:
+    """An open full table (anyone signed in may watch it)."""
+    table = table_for_player(slug=slug, player=player)
+    if table.kind != Table.Kind.FULL:
+        raise Http404
+    return table
+
+
 def table_name(table: Table) -> str:
     """A table's name for people: practice tables are stored under a neutral name and
     read as "Practice" in each player's (and support's) own language."""

@@ -39,6 +39,9 @@ class RoadView:
     name: str  # "bead", "big", "big_eye_boy", "small_road", "cockroach_pig"
     cells: list[Cell]
     description: str  # the text alternative
+    # Big road: ties before the first Player or Banker coup, drawn in the first cell
+    # until that coup comes (then they are marked on its entry).
+    pending_ties: int = 0
 
     @property
     def columns(self) -> int:
@@ -103,7 +106,9 @@ def _side(value: str) -> str:
     return {"P": _("Player"), "B": _("Banker"), "T": _("Tie")}[value]
 
 
-def _describe_big(columns: list[list[tuple[str, int]]]) -> str:
+def _describe_big(columns: list[list[tuple[str, int]]], pending_ties: int = 0) -> str:
+    if pending_ties:
+        return ngettext("%(count)d tie", "%(count)d ties", pending_ties) % {"count": pending_ties}
     if not columns:
         return _("No coups yet.")
     parts = []
@@ -140,7 +145,10 @@ def shoe_board(rounds: list[Round]) -> ShoeBoard:
             ", ".join(_side(o) for o in outcomes) or _("No coups yet."),
         )
     )
-    board.roads.append(RoadView("big", road.cells, _describe_big(road.columns)))
+    pending = 0 if road.columns else road.leading_ties
+    board.roads.append(
+        RoadView("big", road.cells, _describe_big(road.columns, pending), pending_ties=pending)
+    )
     for name, k in DERIVED.items():
         cells = derived_road(road, k)
         board.roads.append(RoadView(name, cells, _describe_marks(cells)))

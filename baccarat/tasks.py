@@ -20,3 +20,11 @@ def table_tick(table_id: int) -> None:
     from baccarat.croupier import table_tick as tick
 
     tick(table_id=table_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def purge_chat() -> int:
+    """Delete chat messages older than the retention period."""
+    from baccarat.chat import chat_purge
+
+    return chat_purge()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from baccarat import live, views
+from baccarat import chat_views, live, views
 
 app_name = "baccarat"
 
@@ -19,6 +19,13 @@ urlpatterns = [
     path("tables/<slug:slug>/pass/", views.table_pass, name="table_pass"),
     path("tables/<slug:slug>/cut/", views.table_cut, name="table_cut"),
     path("tables/<slug:slug>/events/", live.table_events, name="table_events"),
+    path("tables/<slug:slug>/chat/", chat_views.chat_window, name="chat"),
+    path("tables/<slug:slug>/chat/send/", chat_views.chat_send, name="chat_send"),
+    path(
+        "tables/<slug:slug>/chat/<id:message_id>/report/",
+        chat_views.chat_report,
+        name="chat_report",
+    ),
     path("practice/", views.practice_new, name="practice_new"),
     path("practice/<id:pk>/", views.practice_summary, name="practice_summary"),
     path("protocol/", views.protocol_list, name="protocol_list"),

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -306,10 +306,7 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _full_table(request: HttpRequest, slug: str) -> Table:
-    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
-    if table.kind != Table.Kind.FULL:
-        raise Http404
-    return table
+    return selectors.full_table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
 
 
 @login_required

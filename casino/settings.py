@@ -287,6 +287,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "baccarat.tasks.recover_rounds",
         "schedule": float(CASINO_RECOVERY_INTERVAL_SECONDS),
     },
+    "purge-chat": {"task": "baccarat.tasks.purge_chat", "schedule": 3600.0},
 }
 
 # Full tables: their timers run as Celery countdown tasks (the sweep is the backstop);
@@ -294,6 +295,11 @@ CELERY_BEAT_SCHEDULE = {
 # is stood up and cashed out between rounds.
 CASINO_TABLE_TICKS = env_bool("CASINO_TABLE_TICKS", True)
 CASINO_SEAT_AWAY_SECONDS = env_int("CASINO_SEAT_AWAY_SECONDS", 120)
+# The full table's chat: at most CASINO_CHAT_RATE messages per player in
+# CASINO_CHAT_RATE_SECONDS; messages are deleted after CASINO_CHAT_RETENTION_DAYS.
+CASINO_CHAT_RATE = env_int("CASINO_CHAT_RATE", 5)
+CASINO_CHAT_RATE_SECONDS = env_int("CASINO_CHAT_RATE_SECONDS", 15)
+CASINO_CHAT_RETENTION_DAYS = env_int("CASINO_CHAT_RETENTION_DAYS", 30)
 
 # Money, in integer cents.
 CASINO_STARTING_CHIPS = env_int("CASINO_STARTING_CHIPS", 1_000_00)

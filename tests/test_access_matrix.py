@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from baccarat import betting, practice, recovery, rounds
-from baccarat.models import Round, Table
+from baccarat.models import ChatMessage, ChatReport, Round, Table
 from casino.accounts.models import User
 from wallet.services import wallet_rebuy
 
@@ -71,6 +71,13 @@ MATRIX = {
         lambda o: {"slug": o["salon"].slug},
         row(FORBIDDEN, OK, OK, OK, OK, OK),
     ),
+    # The chat of a full table: everyone signed in reads; writing and reporting are POSTs.
+    "baccarat:chat": (lambda o: {"slug": o["salon"].slug}, SIGNED_IN),
+    "baccarat:chat_send": (lambda o: {"slug": o["salon"].slug}, POST_ONLY),
+    "baccarat:chat_report": (
+        lambda o: {"slug": o["salon"].slug, "message_id": o["message"].pk},
+        POST_ONLY,
+    ),
     "baccarat:practice_new": (None, SIGNED_IN),
     "baccarat:practice_summary": (lambda o: {"pk": o["practice"].pk}, ALICE_ONLY),
     "baccarat:protocol_list": (None, SIGNED_IN),
@@ -84,6 +91,8 @@ MATRIX = {
     "support:search": (None, SUPPORT_ONLY),
     "support:round": (lambda o: {"round_id": o["round"].pk}, SUPPORT_ONLY),
     "support:player": (lambda o: {"player_id": o["alice"].pk}, SUPPORT_ONLY),
+    "support:chat_queue": (None, SUPPORT_ONLY),
+    "support:chat_case": (lambda o: {"message_id": o["message"].pk}, SUPPORT_ONLY),
     "support:void": (
         lambda o: {"round_id": o["round"].pk},
         row(LOGIN, FORBIDDEN, FORBIDDEN, NOT_ALLOWED, FORBIDDEN, NOT_ALLOWED),
@@ -137,6 +146,16 @@ def objects(alice, bob, single_table):
         pairs_enabled=False,
         commission="five_percent",
     )
+    salon = Table.objects.create(
+        name="Salon",
+        slug="salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+    )
+    message = ChatMessage.objects.create(table=salon, player=bob, seat=1, text="hello")
+    ChatReport.objects.create(message=message, reporter=alice)
     return {
         "alice": alice,
         "bob": bob,
@@ -144,14 +163,8 @@ def objects(alice, bob, single_table):
         "tableadmin": tableadmin,
         "superuser": superuser,
         "table": single_table,
-        "salon": Table.objects.create(
-            name="Salon",
-            slug="salon",
-            kind=Table.Kind.FULL,
-            seats=8,
-            decks=8,
-            reshuffle=Table.Reshuffle.CUT_CARD,
-        ),
+        "salon": salon,
+        "message": message,
         "round": round,
         "practice": session,
     }

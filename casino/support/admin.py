@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from casino.support.models import TableChange
+from casino.support.models import StaffAction, TableChange
 
 
 @admin.register(TableChange)
@@ -29,6 +29,27 @@ class TableChangeAdmin(admin.ModelAdmin):
     @admin.display(description=_("before → after"))
     def changes(self, obj: TableChange) -> Any:
         return format_html_join("", "<div><code>{}</code>: {} → {}</div>", obj.changed_fields())
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(StaffAction)
+class StaffActionAdmin(admin.ModelAdmin):
+    """What staff did (chat moderation, voids): readable, never changed or deleted."""
+
+    list_display = ["created_at", "actor", "kind", "subject", "reason"]
+    list_filter = ["kind"]
+    list_select_related = ["actor", "subject"]
+    search_fields = ["actor__username", "subject__username", "reason"]
+    readonly_fields = ["created_at", "actor", "kind", "subject", "reason", "details"]
+    fields = readonly_fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -60,3 +60,55 @@ class VoidForm(forms.Form):
         if not reason:
             raise forms.ValidationError(_("Please give a reason."))
         return reason
+
+
+MUTE_MINUTES = [
+    (15, _("15 minutes")),
+    (60, _("1 hour")),
+    (24 * 60, _("24 hours")),
+    (7 * 24 * 60, _("7 days")),
+    (30 * 24 * 60, _("30 days")),
+]
+
+
+class ModerationForm(forms.Form):
+    """What support does with a reported chat message."""
+
+    action = forms.ChoiceField(
+        label=_("Action"),
+        choices=[
+            ("dismiss", _("Dismiss the reports: the message stays")),
+            ("remove", _("Remove the message")),
+            ("mute", _("Remove the message and mute its writer")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    everywhere = forms.TypedChoiceField(
+        label=_("Mute where"),
+        coerce=lambda value: value == "all",
+        choices=[("table", _("At this table")), ("all", _("In every chat"))],
+        initial="table",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    minutes = forms.TypedChoiceField(
+        label=_("Mute for"), coerce=int, choices=MUTE_MINUTES, initial=60, required=False
+    )
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=200,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("A muted player sees this reason."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["reason"] = (data.get("reason") or "").strip()
+        action = data.get("action")
+        if action in ("remove", "mute") and not data["reason"]:
+            self.add_error("reason", _("Please give a reason."))
+        if action == "mute" and not data.get("minutes"):
+            self.add_error("minutes", _("Choose how long the mute lasts."))
+        data["everywhere"] = bool(data.get("everywhere"))
+        return data

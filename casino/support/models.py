@@ -41,3 +41,39 @@ class TableChange(models.Model):
             for name, value in self.after.items()
             if before.get(name) != value
         ]
+
+
+class StaffAction(models.Model):
+    """What a member of staff did, when and why: chat moderation, voids, exports, player
+    pages viewed. Written by the support area as the action happens; superusers read it
+    in the admin, nobody can change or delete it."""
+
+    class Kind(models.TextChoices):
+        REPORT_DISMISSED = "report_dismissed", _("Chat report dismissed")
+        MESSAGE_REMOVED = "message_removed", _("Chat message removed")
+        PLAYER_MUTED = "player_muted", _("Player muted in the chat")
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(_("action"), max_length=24, choices=Kind.choices)
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    # What the action was about, as it was then (a message may be deleted later).
+    details = models.JSONField(_("details"), default=dict)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("staff action")
+        verbose_name_plural = _("staff actions")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by {self.actor} @ {self.created_at:%Y-%m-%d %H:%M}"

@@ -11,4 +11,6 @@ urlpatterns = [
     path("rounds/<id:round_id>/", views.round_detail, name="round"),
     path("rounds/<id:round_id>/void/", views.round_void, name="void"),
     path("players/<id:player_id>/", views.player_detail, name="player"),
+    path("chat/", views.chat_queue, name="chat_queue"),
+    path("chat/<id:message_id>/", views.chat_case, name="chat_case"),
 ]

@@ -14,12 +14,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from baccarat.errors import RoundError
 from baccarat.exports import csv_safe, euros
-from baccarat.models import Round
+from baccarat.models import ChatMessage, Round
 from baccarat.rounds import round_void as void_service
 from casino.accounts.models import User
-from casino.support import selectors
+from casino.support import moderation, selectors
 from casino.support.access import support_required
-from casino.support.forms import RoundSearchForm, VoidForm
+from casino.support.forms import ModerationForm, RoundSearchForm, VoidForm
 
 PAGE_SIZE = 50
 
@@ -135,3 +135,41 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(User, pk=player_id)
     context = {"player": player, **selectors.player_story(player=player)}
     return render(request, "support/player.html", context)
+
+
+@support_required
+@require_GET
+def chat_queue(request: HttpRequest) -> HttpResponse:
+    """Reported chat messages waiting for a decision, the longest-waiting first."""
+    page = Paginator(moderation.report_queue(), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "support/chat_queue.html", {"page": page})
+
+
+@support_required
+@require_http_methods(["GET", "POST"])
+def chat_case(request: HttpRequest, message_id: int) -> HttpResponse:
+    """One reported message in its context, and the decision on it."""
+    try:
+        case = moderation.report_case(message_id=message_id)
+    except ChatMessage.DoesNotExist:
+        raise Http404 from None
+    form = ModerationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            moderation.report_decide(
+                message_id=message_id,
+                action=data["action"],
+                by=request.user,  # type: ignore[arg-type]
+                reason=data["reason"],
+                everywhere=data["everywhere"],
+                minutes=data["minutes"] or 0,
+            )
+        except moderation.AlreadyHandled:
+            messages.info(request, _("These reports were handled already; nothing changed."))
+        else:
+            messages.success(request, _("Done: the decision is recorded."))
+        return redirect("support:chat_queue")
+    status = 400 if request.method == "POST" else 200
+    context = {"case": case, "form": form, "open": any(r.state == "open" for r in case.reports)}
+    return render(request, "support/chat_case.html", context, status=status)

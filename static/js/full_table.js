@@ -31,11 +31,91 @@
     }, 60);
   }
 
+  // The chat: the log is fetched when a message comes or goes; a message also shows for
+  // a while beside its writer's seat (text only: textContent, never HTML).
+  var BUBBLE_MS = 8000;
+  var bubbles = {}; // seat -> {message, text, until}
+  var chatTimer = null;
+
+  function chatBody() { return document.getElementById("chat-body"); }
+
+  function chatRefresh(whole) {
+    var body = chatBody();
+    if (!body) return;
+    clearTimeout(chatTimer);
+    chatTimer = setTimeout(function () {
+      var url = body.dataset.logUrl;
+      if (whole) {
+        window.htmx.ajax("GET", url.split("?")[0], { source: body, target: "#chat-body", swap: "outerHTML" });
+      } else {
+        window.htmx.ajax("GET", url, { source: body, target: "#chat-log", swap: "outerHTML" });
+      }
+    }, 60);
+  }
+
+  function showBubbles() {
+    var now = Date.now();
+    document.querySelectorAll(".seat .chat-bubble").forEach(function (el) { el.remove(); });
+    Object.keys(bubbles).forEach(function (seat) {
+      var bubble = bubbles[seat];
+      if (bubble.until <= now) { delete bubbles[seat]; return; }
+      var place = document.querySelector(".seat[data-seat='" + seat + "']");
+      if (!place) return;
+      var el = document.createElement("span");
+      el.className = "chat-bubble";
+      el.dataset.message = String(bubble.message);
+      el.setAttribute("aria-hidden", "true"); // the log reads it out once
+      el.textContent = bubble.text;
+      place.appendChild(el);
+    });
+  }
+
+  function chatEvent(data) {
+    if (data.kind === "chat") {
+      bubbles[data.seat] = { message: data.message, text: data.text, until: Date.now() + BUBBLE_MS };
+      showBubbles();
+      setTimeout(showBubbles, BUBBLE_MS + 50);
+      chatRefresh(false);
+      window.casinoSound && window.casinoSound.play("tick");
+    } else if (data.kind === "chat_removed") {
+      Object.keys(bubbles).forEach(function (seat) {
+        if (bubbles[seat].message === data.message) delete bubbles[seat];
+      });
+      showBubbles();
+      var row = document.getElementById("chat-message-" + data.message);
+      if (row) row.remove();
+      if (data.player === table.dataset.me) chatRefresh(true);
+    }
+  }
+
+  // The window opens and closes (seeds 000/001: "Chat" and the "x"); the page remembers.
+  function chatOpen(open) {
+    var win = document.getElementById("chat");
+    if (!win) return;
+    win.hidden = !open;
+    document.querySelectorAll("[data-chat-toggle]").forEach(function (button) {
+      if (button.classList.contains("chat-toggle")) button.setAttribute("aria-expanded", String(open));
+    });
+    try { window.localStorage.setItem("casino.chat", open ? "open" : "closed"); } catch (e) { /* private mode */ }
+  }
+  try { if (window.localStorage.getItem("casino.chat") === "closed") chatOpen(false); } catch (e) { /* private mode */ }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest("[data-chat-toggle]");
+    if (!toggle) return;
+    var win = document.getElementById("chat");
+    var open = toggle.classList.contains("chat-close") ? false : win.hidden;
+    chatOpen(open);
+    if (open) { var input = document.getElementById("chat-text"); if (input) input.focus(); }
+    else { var opener = document.querySelector(".chat-toggle"); if (opener) opener.focus(); }
+  });
+
   function handle(event) {
     var data = JSON.parse(event.data);
     if (data.kind === "hello") { window.tableEvents.hello.push(data.pid); return; }
     window.tableEvents.seqs.push(data.seq);
     table.dataset.eventSeq = String(data.seq);
+    if (data.kind === "chat" || data.kind === "chat_removed") { chatEvent(data); return; }
+    if ((data.kind === "sit" || data.kind === "leave") && data.player === table.dataset.me) chatRefresh(true);
     if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
     if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
     refresh();
@@ -94,7 +174,15 @@
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var b = board();
+    var body = chatBody();
+    if (body && event.detail.elt === body && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
+      var input = document.getElementById("chat-text");
+      if (input) input.focus();
+    }
+    var log = document.getElementById("chat-log");
+    if (log && (event.detail.elt === log || event.detail.elt === body)) log.scrollTop = log.scrollHeight;
     if (b && event.detail.elt === b) {
+      showBubbles();
       if (b.classList.contains("dealing") && b.dataset.round) shown[b.dataset.round] = true;
       var range = document.getElementById("cut-position");
       var output = document.getElementById("cut-output");
@@ -105,4 +193,6 @@
 
   connect();
   tick();
+  var startLog = document.getElementById("chat-log");
+  if (startLog) startLog.scrollTop = startLog.scrollHeight;
 })();

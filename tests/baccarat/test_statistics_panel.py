@@ -67,3 +67,20 @@ def test_the_lobby_shows_each_tables_big_road(client: Any, seated: Any, table: T
     client.force_login(seated)
     lobby = client.get(reverse("lobby")).content.decode()
     assert 'class="lobby-road"' in lobby and "<figcaption>Big road</figcaption>" in lobby
+
+
+def test_ties_before_the_first_coup_show_on_the_big_road() -> None:
+    from types import SimpleNamespace
+
+    from baccarat.statistics import shoe_board
+
+    def coup(outcome: str) -> Any:
+        return SimpleNamespace(
+            pk=1, outcome=outcome, natural=False, player_cards="2S 3H", banker_cards="4C 5D"
+        )
+
+    big = shoe_board([coup("tie"), coup("tie")]).big
+    assert (big.cells, big.pending_ties, big.description) == ([], 2, "2 ties")
+    big = shoe_board([coup("tie"), coup("tie"), coup("player")]).big
+    assert big.pending_ties == 0 and big.cells[0].ties == 2
+    assert big.description == "Player 1 (2 ties)"

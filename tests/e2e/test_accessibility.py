@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from baccarat import betting, rounds
+from baccarat import betting, chat, rounds, seats
 from baccarat.models import Round, Table
 from wallet import services as wallet
 
@@ -60,5 +61,18 @@ def test_no_serious_violation_on_the_players_pages(page, signed_in, language):
     check("protocol", "/protocol/")
     check("protocol detail", f"/protocol/{round_id}/")
     check("cashier", "/cashier/")
+    # The full table with a seat taken and the chat in use.
+    salon = Table.objects.create(
+        name="Salon", slug="salon", kind=Table.Kind.FULL, seats=8, decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+    )  # fmt: skip
+    other = get_user_model().objects.create_user(username=f"other-{language}")
+    wallet.wallet_open_for_new_player(player=other)
+    for number, who in enumerate((player, other), start=1):
+        seats.seat_take(
+            table=salon, player=who, number=number, buy_in=50_00, reference=f"s{number}"
+        )
+    chat.chat_post(table=salon, player=other, text="Good luck!")
+    check("full table with chat", "/tables/salon/")
     check("preferences", "/accounts/preferences/")
     assert problems == {}, problems

@@ -1,0 +1,160 @@
+"""Support's queue of reported chat messages: the context around a message, and the
+decisions (dismiss, remove, mute at the table or everywhere), each recorded once, even
+when two members of staff decide at the same moment."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from baccarat import chat, seats
+from baccarat.models import ChatMessage, ChatMute, ChatReport, Table, TableEvent
+from casino.support import moderation
+from casino.support.models import StaffAction
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def salon() -> Table:
+    return Table.objects.create(
+        name="Salon", slug="salon", kind=Table.Kind.FULL, seats=8, decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def reported(salon: Table, alice: Any, bob: Any) -> ChatMessage:
+    """Ten messages at the salon; bob reported alice's sixth."""
+    seats.seat_take(table=salon, player=alice, number=1, buy_in=50_00, reference="a")
+    seats.seat_take(table=salon, player=bob, number=2, buy_in=50_00, reference="b")
+    start = timezone.now() - timedelta(minutes=10)
+    for number in range(10):
+        ChatMessage.objects.create(
+            table=salon,
+            player=alice if number % 2 else bob,
+            seat=1 if number % 2 else 2,
+            text=f"line {number}",
+            created_at=start + timedelta(seconds=number),
+        )
+    message = ChatMessage.objects.get(text="line 5")
+    chat.chat_report(message_id=message.pk, table=salon, reporter=bob, reason="rude")
+    return message
+
+
+def test_the_queue_shows_reported_messages_and_their_context(
+    client: Any, support_user: Any, reported: ChatMessage
+) -> None:
+    client.force_login(support_user)
+    queue = client.get(reverse("support:chat_queue")).content.decode()
+    assert "line 5" in queue and "line 4" not in queue
+    page = client.get(reverse("support:chat_case", args=[reported.pk])).content.decode()
+    for number in range(10):
+        assert f"line {number}" in page  # five before, five after
+    assert "<mark>line 5</mark>" in page
+    assert "rude" in page and "Salon" in page
+
+
+def test_dismiss_keeps_the_message_and_records_who_and_why(
+    client: Any, support_user: Any, reported: ChatMessage
+) -> None:
+    client.force_login(support_user)
+    url = reverse("support:chat_case", args=[reported.pk])
+    response = client.post(url, {"action": "dismiss", "reason": "banter"})
+    assert response.status_code == 302
+    reported.refresh_from_db()
+    assert reported.removed_at is None
+    assert ChatReport.objects.get().state == ChatReport.State.DISMISSED
+    action = StaffAction.objects.get()
+    assert (action.actor, action.kind, action.subject_id, action.reason) == (
+        support_user, StaffAction.Kind.REPORT_DISMISSED, reported.player_id, "banter"
+    )  # fmt: skip
+    assert action.details["text"] == "line 5"
+    queue = client.get(reverse("support:chat_queue")).content.decode()
+    assert "No report is waiting." in queue
+
+
+def test_mute_removes_the_message_and_the_writer_sees_why(
+    client: Any, support_user: Any, reported: ChatMessage, salon: Table, alice: Any
+) -> None:
+    client.force_login(support_user)
+    url = reverse("support:chat_case", args=[reported.pk])
+    response = client.post(
+        url, {"action": "mute", "everywhere": "all", "minutes": "60", "reason": "Insults"}
+    )
+    assert response.status_code == 302
+    reported.refresh_from_db()
+    assert reported.removed_at is not None
+    mute = ChatMute.objects.get()
+    assert (mute.player, mute.table, mute.reason) == (alice, None, "Insults")
+    assert timedelta(minutes=59) < mute.until - timezone.now() <= timedelta(minutes=60)
+    assert StaffAction.objects.get().kind == StaffAction.Kind.PLAYER_MUTED
+    removed = TableEvent.objects.get(table=salon, kind="chat_removed")
+    assert removed.data == {"message": reported.pk, "player": "alice"}
+    with pytest.raises(chat.ChatRefused, match="Insults"):
+        chat.chat_post(table=salon, player=alice, text="sorry")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "remove", "reason": ""},
+        {"action": "mute", "minutes": "60", "reason": "   "},
+        {"action": "mute", "minutes": "7", "reason": "spam"},
+        {"action": "explode", "reason": "x"},
+        {"action": "remove", "reason": "x" * 201},
+    ],
+)
+def test_a_bad_decision_changes_nothing(
+    client: Any, support_user: Any, reported: ChatMessage, data: dict[str, str]
+) -> None:
+    client.force_login(support_user)
+    response = client.post(reverse("support:chat_case", args=[reported.pk]), data)
+    assert response.status_code == 400
+    reported.refresh_from_db()
+    assert reported.removed_at is None
+    assert ChatReport.objects.get().state == ChatReport.State.OPEN
+    assert not StaffAction.objects.exists() and not ChatMute.objects.exists()
+
+
+def test_a_decision_on_handled_reports_changes_nothing(
+    client: Any, support_user: Any, reported: ChatMessage
+) -> None:
+    client.force_login(support_user)
+    url = reverse("support:chat_case", args=[reported.pk])
+    client.post(url, {"action": "remove", "reason": "rude"})
+    response = client.post(url, {"action": "mute", "minutes": "60", "reason": "rude"}, follow=True)
+    assert "These reports were handled already; nothing changed." in response.content.decode()
+    assert StaffAction.objects.count() == 1 and not ChatMute.objects.exists()
+
+
+def test_players_cannot_moderate(client: Any, bob: Any, reported: ChatMessage) -> None:
+    client.force_login(bob)
+    url = reverse("support:chat_case", args=[reported.pk])
+    assert client.post(url, {"action": "remove", "reason": "x"}).status_code == 403
+    reported.refresh_from_db()
+    assert reported.removed_at is None and not StaffAction.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_staff_deciding_at_once_make_one_decision(
+    support_user: Any, reported: ChatMessage, racers: Any
+) -> None:
+    def decide(action: str) -> str:
+        try:
+            moderation.report_decide(
+                message_id=reported.pk, action=action, by=support_user, reason="x", minutes=15
+            )
+        except moderation.AlreadyHandled:
+            return "handled"
+        return "done"
+
+    results = racers.run([lambda: decide("remove"), lambda: decide("mute")])
+    assert sorted(results) == ["done", "handled"]
+    assert StaffAction.objects.count() == 1
+    muted = StaffAction.objects.get().kind == StaffAction.Kind.PLAYER_MUTED
+    assert ChatMute.objects.count() == (1 if muted else 0)
