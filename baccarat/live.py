@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -47,6 +48,8 @@ RETRY_MILLISECONDS = 1000  # how soon a browser reconnects
 # A stream ends itself after this long (the browser reconnects with Last-Event-ID and
 # misses nothing), so a stream whose browser vanished without a word cannot live on.
 LIFETIME_SECONDS = 600.0
+FEED_SIZE = 200  # recent events a web process keeps per watched table
+EVENTS_PER_READ = 500  # events_after's limit
 
 
 def event_message(event: TableEvent) -> str:
@@ -110,11 +113,52 @@ def _seen(table_id: int, player_id: int) -> None:
 # The watcher: one per web process --------------------------------------------------
 
 
+class Feed:
+    """The recent events of one table as SSE messages, read once per process for all of
+    its streams at that table (eight players and the spectators: one query per event,
+    not one per browser). Holds a contiguous run of event numbers."""
+
+    def __init__(self) -> None:
+        self.messages: deque[tuple[int, str]] = deque(maxlen=FEED_SIZE)
+        self.streams = 0
+        self.fetching = False
+        self.again = False
+
+    @property
+    def latest(self) -> int | None:
+        return self.messages[-1][0] if self.messages else None
+
+    def after(self, seq: int) -> list[tuple[int, str]] | None:
+        """The messages after ``seq``, or None when the feed does not reach back to it
+        (or is behind it): then the stream reads the rows."""
+        if not self.messages or not self.messages[0][0] - 1 <= seq <= self.messages[-1][0]:
+            return None
+        return [message for message in self.messages if message[0] > seq]
+
+    def learn(self, messages: list[tuple[int, str]]) -> None:
+        for seq, text in messages:
+            latest = self.latest
+            if latest is not None and seq <= latest:
+                continue  # known already
+            if latest is not None and seq > latest + 1:
+                self.messages.clear()  # a gap: start the run again from here
+            self.messages.append((seq, text))
+
+
+def messages_of(rows: list[TableEvent]) -> list[tuple[int, str]]:
+    return [(event.seq, event_message(event)) for event in rows]
+
+
 class Watcher:
-    """Wakes the streams of a table when it has new events (one per process and loop)."""
+    """Wakes the streams of a table when it has new events (one per process and loop),
+    after reading the new rows once into the table's :class:`Feed`."""
 
     def __init__(self) -> None:
         self._waiters: dict[int, set[asyncio.Event]] = {}
+        self._feeds: dict[int, Feed] = {}
+        # How many times each table's streams were woken: a stream that was busy (reading
+        # the rows) when a nudge came sees the number moved and does not wait for the next.
+        self._wakes: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -124,24 +168,76 @@ class Watcher:
             self._loop = loop
             self._task = loop.create_task(self._run())
 
-    async def wait(self, table_id: int, timeout: float) -> None:
-        """Return when ``table_id`` may have new events, or after ``timeout`` seconds."""
+    def join(self, table_id: int) -> Feed:
+        """A stream starts at ``table_id``: the table's feed, kept while streams read it."""
         self._ensure_running()
+        feed = self._feeds.setdefault(table_id, Feed())
+        feed.streams += 1
+        return feed
+
+    def leave(self, table_id: int) -> None:
+        feed = self._feeds.get(table_id)
+        if feed is not None:
+            feed.streams -= 1
+            if feed.streams <= 0:
+                del self._feeds[table_id]
+                self._wakes.pop(table_id, None)
+
+    def wakes(self, table_id: int) -> int:
+        return self._wakes.get(table_id, 0)
+
+    async def wait(self, table_id: int, timeout: float, *, since: int) -> bool:
+        """Return True when ``table_id`` may have new events (at once if its streams were
+        woken since ``wakes()`` said ``since``), False after ``timeout`` quiet seconds."""
+        self._ensure_running()
+        if self.wakes(table_id) != since:
+            return True
         event = asyncio.Event()
         self._waiters.setdefault(table_id, set()).add(event)
         try:
             await asyncio.wait_for(event.wait(), timeout)
+            return True
         except TimeoutError:
-            pass
+            return False
         finally:
             waiters = self._waiters.get(table_id, set())
             waiters.discard(event)
             if not waiters:
                 self._waiters.pop(table_id, None)
 
-    def notify(self, table_id: int) -> None:
+    def _wake(self, table_id: int) -> None:
+        if table_id in self._feeds or table_id in self._waiters:
+            self._wakes[table_id] = self.wakes(table_id) + 1
         for event in list(self._waiters.get(table_id, ())):
             event.set()
+
+    def notify(self, table_id: int) -> None:
+        """New rows at ``table_id``: read them once into its feed, then wake its streams."""
+        feed = self._feeds.get(table_id)
+        if feed is None or feed.latest is None:
+            self._wake(table_id)  # no feed to fill yet: each stream reads the rows
+            return
+        if feed.fetching:
+            feed.again = True
+            return
+        feed.fetching = True
+        asyncio.get_running_loop().create_task(self._refresh(table_id, feed))
+
+    async def _refresh(self, table_id: int, feed: Feed) -> None:
+        try:
+            while True:
+                feed.again = False
+                after = feed.latest or 0
+                rows = await sync_to_async(_rows, thread_sensitive=False)(table_id, after)
+                feed.learn(messages_of(rows))
+                self._wake(table_id)
+                if not feed.again and len(rows) < EVENTS_PER_READ:
+                    break
+        except Exception:
+            logger.warning("live events: reading table %s failed", table_id, exc_info=True)
+            self._wake(table_id)  # the streams read the rows themselves
+        finally:
+            feed.fetching = False
 
     async def _run(self) -> None:
         url = getattr(settings, "REDIS_URL", "")
@@ -178,7 +274,7 @@ class Watcher:
         done = 0
         while rounds is None or done < rounds:
             done += 1
-            watched = list(self._waiters)
+            watched = list(self._feeds.keys() | self._waiters.keys())
             if watched:
                 latest = await sync_to_async(_latest, thread_sensitive=False)(watched)
                 for table_id, seq in latest.items():
@@ -197,24 +293,37 @@ watcher = Watcher()
 
 async def _stream(table: Table, after: int, player_id: int | None) -> AsyncIterator[str]:
     yield hello_message()
-    seq = after
-    last_write = started = time.monotonic()
-    last_seen = 0.0
-    while time.monotonic() - started < LIFETIME_SECONDS:
-        rows = await sync_to_async(_rows, thread_sensitive=False)(table.pk, seq)
-        for event in rows:
-            seq = event.seq
-            yield event_message(event)
-            last_write = time.monotonic()
-        now = time.monotonic()
-        if player_id is not None and now - last_seen > KEEPALIVE_SECONDS:
-            await sync_to_async(_seen, thread_sensitive=False)(table.pk, player_id)
-            last_seen = now
-        if now - last_write > KEEPALIVE_SECONDS:
-            yield ": keep-alive\n\n"
-            last_write = now
-        if not rows:
-            await watcher.wait(table.pk, QUIET_SECONDS)
+    feed = watcher.join(table.pk)
+    try:
+        seq = after
+        last_write = started = time.monotonic()
+        last_seen = 0.0
+        from_rows = True  # the first read, and after a quiet while, go to the rows
+        while time.monotonic() - started < LIFETIME_SECONDS:
+            wakes = watcher.wakes(table.pk)
+            messages = None if from_rows else feed.after(seq)
+            more = False
+            if messages is None:
+                rows = await sync_to_async(_rows, thread_sensitive=False)(table.pk, seq)
+                messages = messages_of(rows)
+                feed.learn(messages)
+                more = len(rows) >= EVENTS_PER_READ
+            for number, text in messages:
+                seq = number
+                yield text
+                last_write = time.monotonic()
+            now = time.monotonic()
+            if player_id is not None and now - last_seen > KEEPALIVE_SECONDS:
+                await sync_to_async(_seen, thread_sensitive=False)(table.pk, player_id)
+                last_seen = now
+            if now - last_write > KEEPALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                last_write = now
+            from_rows = more
+            if not messages:
+                from_rows = not await watcher.wait(table.pk, QUIET_SECONDS, since=wakes)
+    finally:
+        watcher.leave(table.pk)
 
 
 def _polling_stream(table: Table, after: int, player_id: int | None) -> Iterator[str]:

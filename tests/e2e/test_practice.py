@@ -37,7 +37,8 @@ def test_practice_session_of_ten_hands(page, signed_in, money, ledger):
     session = PracticeSession.objects.get(player=player)
     assert session.table.decks == 6
     busy = page.locator(".htmx-request, .htmx-swapping, .htmx-settling")
-    road = page.locator("#shoe-stats .road > li:not(.road-empty)")
+    # The panel after the coup (the one from before it stays hidden in the page).
+    beads = page.locator("#shoe-stats .road-bead:not(.before .road-bead) circle.bead")
 
     for hand in range(1, 11):
         spot = ("player", "banker", "tie", "player", "banker")[hand % 5]
@@ -51,7 +52,7 @@ def test_practice_session_of_ten_hands(page, signed_in, money, ledger):
         page.locator("#btn-deal").click()
         expect(page.locator(".status-bar")).to_contain_text(f"{hand} / 10")
         expect(page.locator("#board.revealed .result-banner")).to_be_visible(timeout=15_000)
-        expect(road).to_have_count(hand)
+        expect(beads).to_have_count(hand)
         expect(busy).to_have_count(0)
 
     # The session is over after ten hands; no more betting.

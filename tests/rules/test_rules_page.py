@@ -220,4 +220,6 @@ def test_a_full_tables_rules_describe_what_it_does(client, full_table) -> None:
     assert "puts that many cards aside" in section  # the table burns by the first card
     assert "87%" in section  # its own cut card
     assert "three rounds in a row" in section
-    assert "Chat" not in section  # no promise of what the table does not have
+    # The chat, with its limits as configured.
+    assert "Send or Enter" in section and "5 messages in 15 seconds" in section
+    assert "deleted after 30 days" in section
