@@ -31,7 +31,9 @@ class Command(BaseCommand):
         python = sys.executable
         host, _, port = options["addr"].rpartition(":")
         web = [python, "-m", "uvicorn", "casino.asgi:application", "--host", host or "127.0.0.1"]
-        web += ["--port", port, "--log-level", "info"]
+        # Live streams never finish by themselves: on Ctrl-C, close them after 5 s (the
+        # browsers come back by Last-Event-ID) instead of waiting for them.
+        web += ["--port", port, "--log-level", "info", "--timeout-graceful-shutdown", "5"]
         if options["reload"]:
             web += ["--reload", "--reload-dir", "baccarat", "--reload-dir", "casino"]
             web += ["--reload-dir", "wallet", "--reload-dir", "templates"]
