@@ -8,9 +8,11 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from baccarat import croupier, stacks
 from baccarat.admin_forms import TableConfigForm, table_config
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from casino.support.models import TableChange
+from wallet.formatting import format_money
 
 
 @admin.register(Table)
@@ -34,7 +36,7 @@ class TableAdmin(admin.ModelAdmin):
             {"fields": ["commission", "tie_pays", "pairs_enabled", "allow_player_and_banker"]},
         ),
         (
-            _("Limits (cents)"),
+            _("Limits and chips (€)"),
             {
                 "fields": [
                     ("min_player", "max_player"),
@@ -66,6 +68,30 @@ class TableAdmin(admin.ModelAdmin):
                 TableChange.objects.create(
                     table=obj, changed_by=request.user, before=before, after=after
                 )
+            if before and before["is_active"] and not obj.is_active:
+                # Closed: the players' chips go back to their wallets now (the recovery
+                # sweep finishes whatever a round in play holds back).
+                transaction.on_commit(lambda: table_close_release(obj))
+
+
+def table_close_release(table: Table) -> None:
+    if table.kind == Table.Kind.FULL:
+        croupier.table_tick(table_id=table.pk)  # stands the players up between rounds
+    stacks.stacks_release_closed(table=table)
+
+
+class HistoryReadOnly(admin.ModelAdmin):
+    """Game history is a record: staff read it, nobody adds, changes or deletes it here
+    (a correction is a new record: a void, a reversal)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 # The card order of a shoe (``Shoe.state``) and a locked round's cards
@@ -73,7 +99,7 @@ class TableAdmin(admin.ModelAdmin):
 SECRET_FIELDS = {"state", "reserved_cards"}
 
 
-class SecretsClosed(admin.ModelAdmin):
+class SecretsClosed(HistoryReadOnly):
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         if SECRET_FIELDS.intersection(lookup.split("__")):
             return False
@@ -100,25 +126,43 @@ class ShoeAdmin(SecretsClosed):
         "revealed_at",
     ]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Shoe | None = None) -> bool:
-        return False
+def euros(field: str, label: Any) -> Any:
+    """A column showing a cents field as money in the admin's language."""
+
+    @admin.display(description=label, ordering=field)
+    def show(obj: Any) -> str:
+        return format_money(getattr(obj, field))
+
+    return show
+
+
+stake = euros("stake", _("stake"))
+payout = euros("payout", _("payout"))
+commission = euros("commission", _("commission"))
+stake_total = euros("stake_total", _("stake"))
+payout_total = euros("payout_total", _("payout"))
+commission_total = euros("commission_total", _("commission"))
 
 
 class BetInline(admin.TabularInline):
     model = Bet
     extra = 0
-    readonly_fields = ["kind", "stake", "payout", "commission"]
+    fields = readonly_fields = ["kind", stake, payout, commission]
     can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class PlayInline(admin.TabularInline):
     model = Play
     extra = 0
-    readonly_fields = ["player", "stake_total", "payout_total", "commission_total"]
+    fields = readonly_fields = ["player", stake_total, payout_total, commission_total]
     can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Round)
@@ -130,20 +174,17 @@ class RoundAdmin(SecretsClosed):
     exclude = ["reserved_cards"]
     readonly_fields = [f.name for f in Round._meta.fields if f.name not in SECRET_FIELDS]
 
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
 
 @admin.register(Play)
-class PlayAdmin(admin.ModelAdmin):
-    list_display = ["round", "player", "stake_total", "payout_total", "created_at"]
+class PlayAdmin(HistoryReadOnly):
+    list_display = ["round", "player", stake_total, payout_total, "created_at"]
     list_select_related = ["round", "player"]
     inlines = [BetInline]
     readonly_fields = [f.name for f in Play._meta.fields]
 
 
 @admin.register(PracticeSession)
-class PracticeSessionAdmin(admin.ModelAdmin):
+class PracticeSessionAdmin(HistoryReadOnly):
     list_display = ["player", "state", "hands_played", "hands", "net", "created_at"]
     list_filter = ["state"]
     list_select_related = ["player"]

@@ -1,8 +1,9 @@
 """The game checked against the ledger, on any database.
 
 ``audit_all()`` runs the wallet's own checks (``wallet.audit``) and these: every
-finished round left nothing in escrow, and each settled play staked and was paid in the
-ledger exactly what its bets say. ``manage.py audit_ledger`` prints the result.
+finished round left nothing in escrow, each settled play staked and was paid in the
+ledger exactly what its bets say, and each void round gave back what its reversals
+say. ``manage.py audit_ledger`` prints the result.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections import defaultdict
 
 from django.db.models import Q, Sum
 
-from baccarat.models import Bet, Play, Round
+from baccarat.models import Bet, Play, Reversal, Round
 from wallet.audit import AuditReport, audit_ledger_report
 from wallet.models import Account, Entry, Transaction
 
@@ -83,8 +84,100 @@ def round_checks() -> tuple[int, list[str]]:
             violations.append(
                 f"round {key[0]}, player {key[1]}: money moved without a play in the round"
             )
+    violations += void_checks()
     rounds_checked = Round.objects.filter(state__in=finished).count()
     return rounds_checked, violations
+
+
+def void_checks() -> list[str]:
+    """Void rounds against the ledger and their reversals, per (round, player).
+
+    Without a reversal row (a stake never escrowed, or a void from before reversals were
+    recorded) every escrowed stake came back and nothing was paid. With one, the ledger
+    staked, refunded, paid and took back exactly what the row says; the row itself
+    accounts for every cent of the payout (a database constraint), so what the player
+    kept of a void round is exactly what it wrote off.
+    """
+    player_side = [Account.Kind.STACK, Account.Kind.WALLET]
+    rows = (
+        Entry.objects.filter(transaction__round__state=Round.State.VOID)
+        .values("transaction__round", "transaction__player")
+        .annotate(
+            staked=Sum(
+                "amount",
+                filter=Q(
+                    transaction__kind=Transaction.Kind.STAKE, account__kind=Account.Kind.ESCROW
+                ),
+            ),
+            refunded=Sum(
+                "amount",
+                filter=Q(
+                    transaction__kind=Transaction.Kind.REFUND, account__kind=Account.Kind.STACK
+                ),
+            ),
+            paid=Sum(
+                "amount",
+                filter=Q(
+                    transaction__kind=Transaction.Kind.SETTLE,
+                    account__kind__in=player_side,
+                ),
+            ),
+            taken=Sum(
+                "amount",
+                filter=Q(
+                    transaction__kind=Transaction.Kind.TAKE_BACK,
+                    account__kind__in=player_side,
+                ),
+            ),
+        )
+        .order_by()
+    )
+    ledger = {
+        (row["transaction__round"], row["transaction__player"]): (
+            row["staked"] or 0,
+            row["refunded"] or 0,
+            row["paid"] or 0,
+            -(row["taken"] or 0),
+        )
+        for row in rows
+    }
+    reversals = {
+        (reversal.round_id, reversal.player_id): reversal
+        for reversal in Reversal.objects.select_related("play").filter(
+            round__state=Round.State.VOID
+        )
+    }
+    violations: list[str] = []
+    for key in sorted(set(ledger) | set(reversals)):
+        staked, refunded, paid, taken = ledger.get(key, (0, 0, 0, 0))
+        reversal = reversals.get(key)
+        where = f"void round {key[0]}, player {key[1]}"
+        if reversal is None:
+            if refunded != staked or paid or taken:
+                violations.append(
+                    f"{where}: staked {staked}, refunded {refunded}, paid {paid}, "
+                    f"took back {taken} without a reversal"
+                )
+            continue
+        play = reversal.play
+        if not staked == refunded == reversal.stake_refunded == play.stake_total:
+            violations.append(
+                f"{where}: staked {staked} and refunded {refunded} in the ledger, the "
+                f"reversal says {reversal.stake_refunded}, the play {play.stake_total}"
+            )
+        if reversal.payout_paid and not paid == reversal.payout_paid == play.payout_total:
+            violations.append(
+                f"{where}: paid {paid} in the ledger, the reversal says "
+                f"{reversal.payout_paid}, the play {play.payout_total}"
+            )
+        if not reversal.payout_paid and (paid or taken):
+            violations.append(f"{where}: paid {paid}, took back {taken} before its settlement")
+        if taken != reversal.payout_taken_back:
+            violations.append(
+                f"{where}: took back {taken} in the ledger, the reversal says "
+                f"{reversal.payout_taken_back}"
+            )
+    return violations
 
 
 def _settled_sums(kind: str, account_kind: str) -> defaultdict[tuple[int, int], int]:

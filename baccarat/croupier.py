@@ -33,7 +33,7 @@ from baccarat.errors import RoundError
 from baccarat.events import event_write, events_write, locked_table
 from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
 from baccarat.rule_sets import rules_of
-from baccarat.seats import seats_stand_up_due
+from baccarat.seats import seats_stand_up_all, seats_stand_up_due
 from wallet import services as wallet
 from wallet.errors import InsufficientFunds
 from wallet.models import Account
@@ -104,7 +104,11 @@ def _tick(table: Table, now: datetime) -> datetime | None:
             round = None
         else:
             return round.deadline
-    if not seats or not table.is_active:
+    if not table.is_active:
+        # Closed: once no round is open, everyone is stood up and cashed out.
+        seats_stand_up_all(table, reason="closed")
+        return None
+    if not seats:
         return None
     shoe, due = _shoe_ready(table, seats, now)
     if shoe is None:

@@ -277,6 +277,15 @@ class Round(models.Model):
         BANKER = "banker", _("Banker")
         TIE = "tie", _("Tie")
 
+    class VoidCause(models.TextChoices):
+        """Why staff voided a round. Only a malfunction voids a settled round: seed 002,
+        "malfunctions void all pays and plays"."""
+
+        MALFUNCTION = "malfunction", _("Malfunction")
+        DEALING_ERROR = "dealing_error", _("Dealing error")
+        COMPLAINT_UPHELD = "complaint_upheld", _("Player complaint upheld")
+        OTHER = "other", _("Other")
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     shoe = models.ForeignKey(
         Shoe, on_delete=models.PROTECT, related_name="rounds", null=True, blank=True
@@ -304,6 +313,10 @@ class Round(models.Model):
     outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices, blank=True)
     natural = models.BooleanField(_("natural"), default=False)
     void_reason = models.TextField(_("void reason"), blank=True)
+    # Blank for a void the server made on its own (recovery).
+    void_cause = models.CharField(
+        _("void cause"), max_length=16, choices=VoidCause.choices, blank=True
+    )
     recovery_note = models.TextField(_("recovery trail"), blank=True)
     recovery_attempts = models.PositiveSmallIntegerField(_("recovery attempts"), default=0)
     needs_attention = models.BooleanField(
@@ -430,6 +443,58 @@ class Bet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.stake}"
+
+
+class Reversal(models.Model):
+    """What voiding a round did to one player's money, written with the void.
+
+    A round voided before its settlement gives the escrowed stake back (``payout_paid``
+    is 0). A settled round voided for a malfunction gives the stake back from the house
+    and takes the payout back, from the table stack first, then from the wallet; what
+    neither holds any more is ``written_off``: the house bears it and the player keeps
+    it, since no player account ever goes below zero. The ledger holds the same figures
+    as transactions of the round (``baccarat.audit`` checks them against this row).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="reversals")
+    play = models.OneToOneField(Play, on_delete=models.PROTECT, related_name="reversal")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    stake_refunded = models.BigIntegerField(_("stake refunded"), default=0)
+    payout_paid = models.BigIntegerField(_("payout paid"), default=0)
+    taken_from_stack = models.BigIntegerField(_("taken back from the stack"), default=0)
+    taken_from_wallet = models.BigIntegerField(_("taken back from the wallet"), default=0)
+    written_off = models.BigIntegerField(_("written off"), default=0)
+    created_at = models.DateTimeField(_("date"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("reversal")
+        verbose_name_plural = _("reversals")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    stake_refunded__gte=0,
+                    payout_paid__gte=0,
+                    taken_from_stack__gte=0,
+                    taken_from_wallet__gte=0,
+                    written_off__gte=0,
+                ),
+                name="reversal_amounts_nonneg",
+            ),
+            # Every cent of the payout is either taken back or written off.
+            models.CheckConstraint(
+                condition=Q(
+                    payout_paid=F("taken_from_stack") + F("taken_from_wallet") + F("written_off")
+                ),
+                name="reversal_payout_accounted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.round}"
+
+    @property
+    def payout_taken_back(self) -> int:
+        return self.taken_from_stack + self.taken_from_wallet
 
 
 class PracticeSession(models.Model):

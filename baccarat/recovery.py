@@ -18,7 +18,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
-from baccarat import croupier, rounds, shoes
+from baccarat import croupier, rounds, shoes, stacks
 from baccarat.models import Heartbeat, Round
 
 logger = logging.getLogger("baccarat.recovery")
@@ -33,6 +33,7 @@ class RecoveryReport:
     failed: list[int] = field(default_factory=list)
     shoes_revealed: int = 0
     tables_ticked: int = 0
+    stacks_released: int = 0
 
 
 def _log(
@@ -140,5 +141,7 @@ def recover_rounds(
     # Full tables: close betting whose timer ran out, open rounds, move cut offers on,
     # even when the worker that was to do it at the time died.
     report.tables_ticked = croupier.tables_tick()
+    # Closed tables keep nobody's chips (a round in play there was finished just above).
+    report.stacks_released = stacks.stacks_release_closed()
     report.shoes_revealed = shoes.shoes_reveal_done()
     return report

@@ -11,22 +11,24 @@ from then on the cards are fixed and hidden; the deal shows them, the settlement
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from baccarat import engine, shoes
+from baccarat import engine, reversals, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
 from baccarat.errors import RoundError
+from baccarat.events import event_write, locked_table
 from baccarat.faults import fault_point
-from baccarat.models import Bet, Play, Round, Shoe, Table
+from baccarat.models import Bet, Play, Reversal, Round, Shoe, Table
 from baccarat.practice import practice_record
 from baccarat.rule_sets import rules_of
 from wallet import services as wallet
 from wallet.errors import InsufficientFunds
-from wallet.models import Account, Transaction
+from wallet.models import Account
 
 
 @dataclass
@@ -271,52 +273,68 @@ def round_play(*, round_id: int) -> LockResult:
 # Void -------------------------------------------------------------------------------
 
 
-def round_void(*, round_id: int, reason: str, by: Any, attention: bool = False) -> Round:
-    """Void a round that is not final: every escrowed stake goes back.
+def round_void(
+    *,
+    round_id: int,
+    reason: str,
+    by: Any,
+    attention: bool = False,
+    cause: str = "",
+    record: Callable[[Round, list[Reversal]], object] | None = None,
+) -> Round:
+    """Void a round: its money goes back as it was before the round (:mod:`baccarat.reversals`).
 
-    Its reserved cards are never dealt to anyone. Every player who had a stake hears
-    about it on their next visit. ``attention`` marks a void the server made on its own
-    (a round it could not complete), for support to look at.
+    A round not yet settled gives every escrowed stake back; its reserved cards are never
+    dealt to anyone. A settled round can be voided only for a malfunction (``cause``,
+    seed 002): stakes are refunded and payouts taken back by new transactions. A closed
+    round, or a settled one for any other cause, is refused (``round_final``).
+
+    Every player who had a stake hears about it (on their next page, or at once at a
+    full table, whose browsers get a ``round_void`` event). ``attention`` marks a void
+    the server made on its own (a round it could not complete), for support to look at.
+    ``record`` is called with the round and its :class:`~baccarat.models.Reversal` rows
+    inside the void's transaction, only when this call voided the round: the caller's
+    record of who did it commits with the void or not at all. A second call finds the
+    round void and does nothing.
     """
+    table_id, shared = Round.objects.values_list("table_id", "shared").get(pk=round_id)
     with transaction.atomic():
+        # A full table's changes start with its row lock, as the croupier's do.
+        table = locked_table(table_id) if shared else None
         round = locked_round(round_id)
         if round.state == Round.State.VOID:
             return round
-        if round.state == Round.State.SETTLED:
+        settled = round.state == Round.State.SETTLED
+        if round.state == Round.State.CLOSED or (settled and cause != Round.VoidCause.MALFUNCTION):
             raise RoundError("round_final")
-        escrowed = set(
-            Transaction.objects.filter(round=round, kind=Transaction.Kind.STAKE).values_list(
-                "player_id", flat=True
-            )
-        )
-        plays = list(Play.objects.filter(round=round).select_related("player"))
-        notified = []
-        for play in plays:
-            if play.player_id in escrowed and play.stake_total:
-                wallet.wallet_refund(
-                    player=play.player,
-                    table=round.table,
-                    round=round,
-                    stake=play.stake_total,
-                    reference=f"refund:{round.pk}:{play.player_id}",
-                )
-            if play.stake_total:
-                play.server_notice = True
-                notified.append(play)
-        Play.objects.bulk_update(notified, ["server_notice"])
+        if settled:
+            made = reversals.round_reverse_settled(round=round)
+        else:
+            made = reversals.round_refund_stakes(round=round)
+        Play.objects.filter(round=round, stake_total__gt=0).update(server_notice=True)
         round.state = Round.State.VOID
         round.completion = Round.Completion.VOID
         round.void_reason = reason or "void"
+        round.void_cause = cause
         round.needs_attention = round.needs_attention or attention
-        _note(round, f"voided by {by} at {timezone.now().isoformat()}")
+        _note(
+            round,
+            f"voided by {by} at {timezone.now().isoformat()}"
+            + (" after its settlement: stakes refunded, payouts taken back" if settled else ""),
+        )
         round.save(
             update_fields=[
                 "state",
                 "completion",
                 "void_reason",
+                "void_cause",
                 "needs_attention",
                 "recovery_note",
             ]
         )
         _reveal_shoe(round)
+        if table is not None:
+            event_write(table, "round_void", round=round.pk)
+        if record is not None:
+            record(round, made)
     return round

@@ -19,8 +19,8 @@ from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
 from baccarat.models import Play, Round, Seat, Table
 from baccarat.selectors import balances
+from baccarat.stacks import cashed_out
 from wallet import services as wallet
-from wallet.models import Transaction
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -108,16 +108,7 @@ def _stand_up(table: Table, seat: Seat, reason: str) -> int:
             write_stakes(play=play, stakes={})
     number = seat.number
     seat.delete()
-    count = Transaction.objects.filter(player=player, kind=Transaction.Kind.CASH_OUT).count()
-    cash_out = wallet.wallet_cash_out(
-        player=player, table=table, reference=f"cashout:{table.pk}:{player.pk}:{count}"
-    )
-    returned = 0
-    if cash_out is not None:
-        entries = getattr(cash_out, "posted_entries", None) or cash_out.entries.select_related(
-            "account"
-        )
-        returned = sum(e.amount for e in entries if e.account.kind == "wallet")
+    returned = cashed_out(wallet.wallet_cash_out_all(player=player, table=table))
     event_write(table, "leave", seat=number, player=player.username, reason=reason)
     return returned
 
@@ -135,6 +126,16 @@ def seats_stand_up_due(table: Table, now: datetime) -> list[int]:
         elif seat.last_seen < away:
             reason = "away"
         if reason and not _committed(table, seat.player):
+            _stand_up(table, seat, reason)
+            stood.append(seat.number)
+    return stood
+
+
+def seats_stand_up_all(table: Table, *, reason: str) -> list[int]:
+    """Stand up every player whose stake is not committed (table locked); the seats."""
+    stood = []
+    for seat in Seat.objects.filter(table=table).select_related("player").order_by("number"):
+        if not _committed(table, seat.player):
             _stand_up(table, seat, reason)
             stood.append(seat.number)
     return stood

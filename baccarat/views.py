@@ -41,8 +41,8 @@ from baccarat.forms import (
     RebuyForm,
     add_domain_error,
 )
-from baccarat.models import Play, PracticeSession, Round, Shoe, Table
-from baccarat.notices import deliver_server_notices
+from baccarat.models import Play, PracticeSession, Reversal, Round, Shoe, Table
+from baccarat.notices import deliver_server_notices, server_notices
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
@@ -122,10 +122,15 @@ def _after_action(request: HttpRequest, table: Table, form: Any, **kwargs: Any) 
 @require_GET
 def table_view(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
-    deliver_server_notices(request)
+    notices: list[str] = []
+    if request.htmx:  # type: ignore[attr-defined]
+        # A board refresh (a full table's live event: a round voided) shows them on the board.
+        notices += server_notices(request.user)
+    else:
+        deliver_server_notices(request)
     if table.kind == Table.Kind.FULL:
-        return full_views.render_full_table(request, table)
-    return _render_table(request, table)
+        return full_views.render_full_table(request, table, notices=notices)
+    return _render_table(request, table, notices=notices)
 
 
 @login_required
@@ -253,6 +258,15 @@ def table_rebuy(request: HttpRequest, slug: str) -> HttpResponse:
     """Chips from the wallet to the stack: the buy-in panel's presets or an amount."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     form = RebuyForm(request.POST)
+    if table.kind == Table.Kind.PRACTICE:
+        # The practice table has no buy-in panel: say it on the board.
+        refused = EmptyForm(data={})
+        refused.is_valid()
+        refused.add_error(
+            None,
+            _("A practice session plays with the chips it started with: there is no rebuy."),
+        )
+        return _render_table(request, table, form=refused)
     if form.is_valid():
         try:
             stacks.table_rebuy(
@@ -386,6 +400,12 @@ def protocol_detail(request: HttpRequest, round_id: int) -> HttpResponse:
             "round": play.round,
             "bets": selectors.play_lines(play),
             "deal": selectors.deal_view(play.round) if play.round.dealt_at else None,
+            # What the void gave back and took (a round voided before its settlement too).
+            "reversal": (
+                Reversal.objects.filter(play=play).first()
+                if play.round.state == Round.State.VOID
+                else None
+            ),
         },
     )
 

@@ -6,3 +6,7 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 application = get_asgi_application()
+
+from casino.startup import require_collected_static  # noqa: E402  (needs the settings)
+
+require_collected_static()

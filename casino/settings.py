@@ -8,6 +8,7 @@ and REDIS_URL; the code is the same.
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -71,6 +72,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "casino",
     "casino.accounts",
     "casino.support",
@@ -80,18 +85,27 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "casino.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "casino.security.DenialLogMiddleware",
     "casino.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "casino.middleware.HtmxLoginRedirectMiddleware",
+    # After the HTMX redirect above, so that their redirects to the login page reach
+    # an HTMX request as a whole-page redirect.
+    "casino.security.SessionExpiryMiddleware",
+    "casino.security.StaffTwoFactorMiddleware",
+    "casino.ratelimits.RateLimitMiddleware",
+    "casino.middleware.AdminFilterGuardMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -311,6 +325,88 @@ CASINO_ALLOW_FAULT_INJECTION = env_bool("CASINO_ALLOW_FAULT_INJECTION", False) a
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
+
+# Sessions end after a time without requests (idle) and, whatever happens, a time after
+# the login (lifetime); staff sooner than players (casino/security.py).
+CASINO_SESSION_IDLE_MINUTES = env_int("CASINO_SESSION_IDLE_MINUTES", 12 * 60)
+CASINO_SESSION_LIFETIME_HOURS = env_int("CASINO_SESSION_LIFETIME_HOURS", 7 * 24)
+CASINO_STAFF_SESSION_IDLE_MINUTES = env_int("CASINO_STAFF_SESSION_IDLE_MINUTES", 30)
+CASINO_STAFF_SESSION_LIFETIME_HOURS = env_int("CASINO_STAFF_SESSION_LIFETIME_HOURS", 12)
+SESSION_COOKIE_AGE = (
+    60 * 60 * max(CASINO_SESSION_LIFETIME_HOURS, CASINO_STAFF_SESSION_LIFETIME_HOURS)
+)
+
+# Content-Security-Policy (django-csp): our own scripts, styles and connections only; no
+# inline script or style anywhere (scripts set element.style through the CSSOM, which the
+# policy allows). Permissions-Policy: no powerful browser feature is ever used.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    },
+}
+CASINO_PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
+
+# Second factor (django-otp) for staff and superusers: TOTP with recovery codes, asked after
+# the password and required for /admin/ and /support/. Tests turn it off except where
+# they test it (tests/conftest.py).
+CASINO_STAFF_OTP_REQUIRED = env_bool("CASINO_STAFF_OTP_REQUIRED", True)
+CASINO_STAFF_OTP_PATHS = ["/admin/", "/support/"]
+CASINO_RECOVERY_CODES = 10
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Punto Banco")
+# The admin lists devices (a superuser deletes a lost one) but never shows their secrets.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
+
+# Rate limits (django-ratelimit, counted in the cache: Redis in production, so shared by
+# every web process). "N/period" as django-ratelimit reads it (s, m, h, d, e.g. "30/15m");
+# an empty value turns that limit off. Per IP address (REMOTE_ADDR: behind a proxy, let
+# uvicorn set it from X-Forwarded-For with --forwarded-allow-ips) or per signed-in player.
+CASINO_RATE_SIGNUP = os.environ.get("CASINO_RATE_SIGNUP", "20/h")  # per IP
+CASINO_RATE_PASSWORD_RESET = os.environ.get("CASINO_RATE_PASSWORD_RESET", "10/h")  # per IP
+# Failed logins per IP across all usernames (axes locks one username at one IP).
+CASINO_RATE_LOGIN_FAILURES = os.environ.get("CASINO_RATE_LOGIN_FAILURES", "30/15m")
+CASINO_RATE_DEPOSIT = os.environ.get("CASINO_RATE_DEPOSIT", "30/h")  # per player
+# Bet, clear, rebet, deal, rebuy, exit, sit, pass, cut, chat send: per player together.
+CASINO_RATE_TABLE = os.environ.get("CASINO_RATE_TABLE", "120/m")
+CASINO_RATE_TWO_FACTOR = os.environ.get("CASINO_RATE_TWO_FACTOR", "10/5m")  # per user
+for _rate in (
+    CASINO_RATE_SIGNUP,
+    CASINO_RATE_PASSWORD_RESET,
+    CASINO_RATE_LOGIN_FAILURES,
+    CASINO_RATE_DEPOSIT,
+    CASINO_RATE_TABLE,
+    CASINO_RATE_TWO_FACTOR,
+):
+    if _rate and not re.fullmatch(r"[1-9]\d*/\d*[smhd]", _rate):
+        raise ImproperlyConfigured(f"A rate limit must look like 30/15m, not {_rate!r}.")
+RATELIMIT_CACHE_PREFIX = "rl:"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

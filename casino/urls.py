@@ -23,5 +23,6 @@ urlpatterns = [
     path("accounts/", include("casino.accounts.urls")),
     path("cashier/", include("wallet.urls")),
     path("support/", include("casino.support.urls")),
+    path("help/", include("casino.support.help_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -55,6 +55,21 @@ def _no_scheduled_ticks(settings):
 
 
 @pytest.fixture(autouse=True)
+def _staff_second_factor_off(settings):
+    # Most tests sign staff in with force_login; the second factor's own tests and the
+    # access matrix turn it on again and sign staff in with tests.otp.login_verified.
+    settings.CASINO_STAFF_OTP_REQUIRED = False
+
+
+@pytest.fixture(autouse=True)
+def _own_rate_limit_counters(settings):
+    # Every test counts its requests from 127.0.0.1 afresh (the cache outlives a test).
+    import uuid
+
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # Argon2 is deliberately slow; tests that check the hasher ask for it explicitly.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -87,6 +87,7 @@ class Transaction(models.Model):
         STAKE = "stake", _("Stake")
         SETTLE = "settle", _("Settlement")
         REFUND = "refund", _("Refund")
+        TAKE_BACK = "take_back", _("Payout taken back (void)")
         PRACTICE_FUND = "practice_fund", _("Practice chips issued")
         PRACTICE_RETURN = "practice_return", _("Practice chips returned")
 

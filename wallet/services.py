@@ -325,6 +325,31 @@ def wallet_cash_out(
     )
 
 
+def wallet_cash_out_all(*, player: User, table: Table) -> Transaction | None:
+    """Move the whole stack at ``table`` back to the wallet; ``None`` if it is empty.
+
+    Two requests at the same moment (a double click, two tabs, a player standing up while
+    the croupier stands them up) cash out once: the stack's row is locked before its
+    balance is read, so the second finds it empty. The reference names the stack and how
+    many entries it had, so each cash-out of a stack's history has its own.
+    """
+    with transaction.atomic():
+        stack = (
+            Account.objects.select_for_update()
+            .filter(kind=Account.Kind.STACK, owner=player, table_id=table.pk)
+            .first()
+        )
+        if stack is None or stack.balance == 0:
+            return None
+        entries = Entry.objects.filter(account=stack).count()
+        return post(
+            kind=Transaction.Kind.CASH_OUT,
+            reference=f"cashout:{stack.pk}:{entries}",
+            legs=[Leg(stack, -stack.balance), Leg(_wallet(player), stack.balance)],
+            player=player,
+        )
+
+
 def wallet_stake(
     *, player: User, table: Table, round: Round, amount: int, reference: str
 ) -> Transaction:

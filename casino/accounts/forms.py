@@ -49,3 +49,27 @@ class LanguageForm(forms.Form):
         error_messages={"invalid_choice": _("This language is not available.")},
     )
     next = forms.CharField(required=False, max_length=2000)
+
+
+class SecondFactorForm(forms.Form):
+    """A code from the authenticator app, or (where ``recovery`` allows it) a recovery code."""
+
+    code = forms.CharField(
+        label=_("Code"),
+        max_length=32,
+        error_messages={"required": _("Please enter the code.")},
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autofocus": True}),
+    )
+    next = forms.CharField(required=False, max_length=2000, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, recovery: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        code = self.fields["code"]
+        if recovery:
+            code.label = _("Code or recovery code")
+            code.help_text = _(
+                "The six digits your authenticator app shows, or one of your recovery codes."
+            )
+        else:
+            code.help_text = _("The six digits your authenticator app shows now.")
+            code.widget.attrs["inputmode"] = "numeric"

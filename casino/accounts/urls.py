@@ -3,19 +3,15 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from casino.accounts import views
+from casino.accounts import two_factor_views, views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("login/", two_factor_views.LoginView.as_view(), name="login"),
+    path("two-factor/setup/", two_factor_views.two_factor_setup, name="two_factor_setup"),
+    path("two-factor/", two_factor_views.two_factor_verify, name="two_factor_verify"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("preferences/", views.preferences, name="preferences"),
     path("language/", views.set_language, name="set_language"),

@@ -8,3 +8,14 @@ class SupportConfig(AppConfig):
     name = "casino.support"
     label = "support"
     verbose_name = _("Support")
+
+    def ready(self) -> None:
+        # The game tells players what happened to their rounds; the support area adds
+        # its answers to their requests to the same notices (the game cannot import it).
+        from baccarat.notices import NoticeSource, notice_source_register
+        from casino.support import tickets
+
+        notice_source_register(
+            "tickets",
+            NoticeSource(waiting=tickets.ticket_notices_waiting, take=tickets.ticket_notices),
+        )

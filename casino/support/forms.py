@@ -6,6 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from baccarat.models import Round, Table
+from casino.support.models import Ticket
+from casino.support.tickets import MAX_ANSWER, MAX_MESSAGE
 
 STATUS_CHOICES = [
     ("", _("Any status")),
@@ -48,17 +50,44 @@ class RoundSearchForm(forms.Form):
 
 
 class VoidForm(forms.Form):
+    """Why a round is voided: a cause from the list and what happened, in words the
+    player reads in the protocol. ``confirm`` is set by the confirmation screen, which
+    shows exactly what the void will move before anything moves."""
+
+    cause = forms.ChoiceField(
+        label=_("Cause"), choices=Round.VoidCause.choices, widget=forms.RadioSelect
+    )
     reason = forms.CharField(
-        label=_("Reason"),
+        label=_("What happened"),
         max_length=MAX_REASON,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("Shown to the player in the protocol. Malfunction voids all pays and plays."),
+        help_text=_("Shown to the player in the protocol."),
     )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.round = round
+        if round.state == Round.State.SETTLED:
+            # Seed 002: malfunctions void all pays and plays; nothing else undoes a
+            # settled round.
+            cause = self.fields["cause"]
+            cause.choices = [  # type: ignore[attr-defined]
+                (Round.VoidCause.MALFUNCTION, Round.VoidCause.MALFUNCTION.label)
+            ]
+            cause.initial = Round.VoidCause.MALFUNCTION
+            cause.error_messages["invalid_choice"] = _(
+                "A settled round can be voided only for a malfunction: a malfunction voids "
+                "all pays and plays."
+            )
+            cause.help_text = _(
+                "This round is settled: voiding it refunds every stake and takes every payout back."
+            )
 
     def clean_reason(self) -> str:
         reason: str = self.cleaned_data["reason"].strip()
         if not reason:
-            raise forms.ValidationError(_("Please give a reason."))
+            raise forms.ValidationError(_("Please say what happened."))
         return reason
 
 
@@ -112,3 +141,68 @@ class ModerationForm(forms.Form):
             self.add_error("minutes", _("Choose how long the mute lasts."))
         data["everywhere"] = bool(data.get("everywhere"))
         return data
+
+
+class TicketForm(forms.Form):
+    """A player's request for help about one of their rounds."""
+
+    subject = forms.ChoiceField(label=_("What is it about?"), choices=Ticket.Subject.choices)
+    message = forms.CharField(
+        label=_("Your message"),
+        min_length=10,
+        max_length=MAX_MESSAGE,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("Please describe what happened, in at least 10 characters."),
+        error_messages={
+            "min_length": _("Please describe what happened in at least 10 characters."),
+            "max_length": _("Please keep your message to %(limit_value)d characters."),
+        },
+    )
+
+    def clean_message(self) -> str:
+        message: str = self.cleaned_data["message"].strip()
+        if len(message) < 10:
+            raise forms.ValidationError(
+                _("Please describe what happened in at least 10 characters.")
+            )
+        return message
+
+
+class TicketAnswerForm(forms.Form):
+    """Support's answer to a request, which the player reads."""
+
+    answer = forms.CharField(
+        label=_("Answer"),
+        max_length=MAX_ANSWER,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("The player reads this answer and gets a notice."),
+    )
+    close = forms.BooleanField(label=_("Close the request with this answer"), required=False)
+
+    def clean_answer(self) -> str:
+        answer: str = self.cleaned_data["answer"].strip()
+        if not answer:
+            raise forms.ValidationError(_("Please write an answer."))
+        return answer
+
+
+class TicketCloseForm(forms.Form):
+    """Closing a request; the note stays with staff."""
+
+    note = forms.CharField(
+        label=_("Note for staff"),
+        max_length=MAX_REASON,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def clean_note(self) -> str:
+        return str(self.cleaned_data["note"]).strip()
+
+
+class TicketQueueForm(forms.Form):
+    show = forms.ChoiceField(
+        label=_("Show"),
+        choices=[("", _("Waiting and answered")), ("closed", _("Closed"))],
+        required=False,
+    )

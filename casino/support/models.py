@@ -52,6 +52,11 @@ class StaffAction(models.Model):
         REPORT_DISMISSED = "report_dismissed", _("Chat report dismissed")
         MESSAGE_REMOVED = "message_removed", _("Chat message removed")
         PLAYER_MUTED = "player_muted", _("Player muted in the chat")
+        ROUND_VOIDED = "round_voided", _("Round voided")
+        ROUNDS_EXPORTED = "rounds_exported", _("Rounds exported as CSV")
+        PLAYER_VIEWED = "player_viewed", _("Player page viewed")
+        TICKET_ANSWERED = "ticket_answered", _("Request answered")
+        TICKET_CLOSED = "ticket_closed", _("Request closed")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.PROTECT, related_name="+"
@@ -77,3 +82,79 @@ class StaffAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by {self.actor} @ {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Ticket(models.Model):
+    """A player's request for help about one of their rounds, and support's answer.
+
+    One request per player and round is open at a time (a database constraint settles
+    a double submit); once it is closed the player may ask again.
+    """
+
+    class Subject(models.TextChoices):
+        RESULT = "result", _("The result looks wrong")
+        PAYOUT = "payout", _("A payout or my balance looks wrong")
+        DISCONNECTED = "disconnected", _("I was disconnected")
+        MALFUNCTION = "malfunction", _("Something did not work")
+        OTHER = "other", _("Something else")
+
+    class State(models.TextChoices):
+        OPEN = "open", _("Waiting for support")
+        ANSWERED = "answered", _("Answered")
+        CLOSED = "closed", _("Closed")
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="tickets",
+    )
+    round = models.ForeignKey(
+        "baccarat.Round", verbose_name=_("round"), on_delete=models.PROTECT, related_name="+"
+    )
+    subject = models.CharField(_("subject"), max_length=16, choices=Subject.choices)
+    message = models.TextField(_("message"))
+    state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.OPEN)
+    answer = models.TextField(_("answer"), blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("answered by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # Set when support answers; cleared once the player was told (a notice, or the page).
+    answer_unread = models.BooleanField(default=False)
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("request for help")
+        verbose_name_plural = _("requests for help")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "round"],
+                condition=~models.Q(state="closed"),
+                name="one_open_ticket_per_round",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state="open") | ~models.Q(answer="") | models.Q(state="closed"),
+                name="answered_ticket_has_answer",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["state", "created_at"], name="ticket_queue"),
+            models.Index(fields=["player", "-created_at"], name="ticket_player_recent"),
+            models.Index(
+                fields=["player"], condition=models.Q(answer_unread=True), name="ticket_unread"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.player} on round {self.round_id}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.state == self.State.CLOSED

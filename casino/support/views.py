@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -12,14 +13,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from baccarat import reversals
 from baccarat.errors import RoundError
 from baccarat.exports import csv_safe, euros
 from baccarat.models import ChatMessage, Round
-from baccarat.rounds import round_void as void_service
 from casino.accounts.models import User
-from casino.support import moderation, selectors
+from casino.support import moderation, selectors, tickets, voids
 from casino.support.access import support_required
-from casino.support.forms import ModerationForm, RoundSearchForm, VoidForm
+from casino.support.forms import (
+    ModerationForm,
+    RoundSearchForm,
+    TicketAnswerForm,
+    TicketCloseForm,
+    TicketQueueForm,
+    VoidForm,
+)
+from casino.support.models import StaffAction, Ticket
 
 PAGE_SIZE = 50
 
@@ -35,6 +44,16 @@ def search(request: HttpRequest) -> HttpResponse:
         }
         plays = selectors.round_search(**filters)
         if request.GET.get("export") == "csv":
+            StaffAction.objects.create(
+                actor=request.user,  # type: ignore[misc]
+                kind=StaffAction.Kind.ROUNDS_EXPORTED,
+                details={
+                    "filters": {
+                        key: getattr(value, "pk", None) or str(value)
+                        for key, value in filters.items()
+                    }
+                },
+            )
             return _csv(plays)
     page = (
         Paginator(plays, PAGE_SIZE).get_page(request.GET.get("page")) if plays is not None else None
@@ -73,6 +92,8 @@ def _csv(plays: Any) -> StreamingHttpResponse:
         yield writer.writerow(header)
         for play in plays.iterator(chunk_size=2000):
             round = play.round
+            # A round not settled (in play, void, closed) has no result: no net.
+            settled = round.state == Round.State.SETTLED
             yield writer.writerow(
                 [
                     round.pk,
@@ -86,7 +107,7 @@ def _csv(plays: Any) -> StreamingHttpResponse:
                     csv_safe(round.get_outcome_display()),
                     _cents(play.stake_total),
                     _cents(play.payout_total),
-                    _cents(play.payout_total - play.stake_total),
+                    _cents(play.payout_total - play.stake_total) if settled else "",
                     csv_safe(round.get_completion_display() or round.get_state_display()),
                 ]
             )
@@ -100,6 +121,11 @@ def _cents(cents: int) -> str:
     return euros(cents)  # a number: never passed through csv_safe
 
 
+def _voidable(round: Round) -> bool:
+    """Not final, or settled (a malfunction voids all pays and plays)."""
+    return round.state in (Round.State.BETTING, Round.State.LOCKED, Round.State.SETTLED)
+
+
 @support_required
 @require_GET
 def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
@@ -107,24 +133,49 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         story = selectors.round_story(round_id=round_id)
     except Round.DoesNotExist:
         raise Http404 from None
-    story["void_form"] = VoidForm()
+    story["voidable"] = _voidable(story["round"])
+    story["void_form"] = VoidForm(round=story["round"]) if story["voidable"] else None
     return render(request, "support/round.html", story)
 
 
 @support_required
 @require_http_methods(["POST"])
 def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
-    round = get_object_or_404(Round, pk=round_id)
-    form = VoidForm(request.POST)
-    if form.is_valid():
+    """Void in two steps without JavaScript: the form (cause and what happened) leads to
+    a confirmation showing what will be refunded and taken back from whom; only its
+    button (``confirm``) voids."""
+    round = get_object_or_404(Round.objects.select_related("table"), pk=round_id)
+    form = VoidForm(request.POST, round=round)
+    if form.is_valid() and not form.cleaned_data["confirm"]:
+        if _voidable(round):
+            context = {
+                "round": round,
+                "form": form,
+                "cause_label": Round.VoidCause(form.cleaned_data["cause"]).label,
+                "preview": reversals.reversal_preview(round=round),
+                "settled": round.state == Round.State.SETTLED,
+            }
+            return render(request, "support/void_confirm.html", context)
+        form.add_error(None, RoundError("round_final").message)
+    elif form.is_valid():
+        data = form.cleaned_data
         try:
-            void_service(round_id=round.pk, reason=form.cleaned_data["reason"], by=request.user)
-        except RoundError:
-            form.add_error(None, _("A settled round cannot be voided."))
+            action = voids.round_void_by_staff(
+                round_id=round.pk,
+                cause=data["cause"],
+                reason=data["reason"],
+                by=request.user,  # type: ignore[arg-type]
+            )
+        except RoundError as error:
+            form.add_error(None, error.message)
         else:
-            messages.success(request, _("The round is void and every stake was returned."))
+            if action is None:  # a double click, or a colleague was quicker
+                messages.info(request, _("This round was void already; nothing changed."))
+            else:
+                messages.success(request, _("The round is void; what was reversed is below."))
             return redirect("support:round", round_id=round.pk)
     story = selectors.round_story(round_id=round.pk)
+    story["voidable"] = _voidable(story["round"])
     story["void_form"] = form
     return render(request, "support/round.html", story, status=400)
 
@@ -133,6 +184,12 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(User, pk=player_id)
+    # Looking at a player's money and history is itself on the record.
+    StaffAction.objects.create(
+        actor=request.user,  # type: ignore[misc]
+        kind=StaffAction.Kind.PLAYER_VIEWED,
+        subject=player,
+    )
     context = {"player": player, **selectors.player_story(player=player)}
     return render(request, "support/player.html", context)
 
@@ -173,3 +230,73 @@ def chat_case(request: HttpRequest, message_id: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     context = {"case": case, "form": form, "open": any(r.state == "open" for r in case.reports)}
     return render(request, "support/chat_case.html", context, status=status)
+
+
+@support_required
+@require_GET
+def ticket_queue(request: HttpRequest) -> HttpResponse:
+    """Players' requests: those waiting for an answer first, the longest-waiting first."""
+    form = TicketQueueForm(request.GET or None)
+    closed = form.is_valid() and form.cleaned_data["show"] == "closed"
+    page = Paginator(tickets.ticket_queue(closed=closed), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request, "support/ticket_queue.html", {"form": form, "page": page, "closed": closed}
+    )
+
+
+@support_required
+@require_http_methods(["GET", "POST"])
+def ticket_detail(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    """One request with its round: answer it (the player is told), or close it."""
+    ticket = get_object_or_404(
+        Ticket.objects.select_related("player", "round__table", "answered_by"), pk=ticket_id
+    )
+    answer_form = TicketAnswerForm(prefix="answer")
+    close_form = TicketCloseForm(prefix="close")
+    user: User = request.user  # type: ignore[assignment]
+    if request.method == "POST" and "close-submit" in request.POST:
+        close_form = TicketCloseForm(request.POST, prefix="close")
+        if close_form.is_valid():
+            note = close_form.cleaned_data["note"]
+            return _ticket_step(
+                request,
+                ticket,
+                lambda: tickets.ticket_close(ticket_id=ticket.pk, by=user, reason=note),
+                _("The request is closed."),
+            )
+    elif request.method == "POST":
+        answer_form = TicketAnswerForm(request.POST, prefix="answer")
+        if answer_form.is_valid():
+            data = answer_form.cleaned_data
+            return _ticket_step(
+                request,
+                ticket,
+                lambda: tickets.ticket_answer(
+                    ticket_id=ticket.pk, by=user, answer=data["answer"], close=data["close"]
+                ),
+                _("Your answer was sent."),
+            )
+    context = {
+        "ticket": ticket,
+        "answer_form": answer_form,
+        "close_form": close_form,
+        "actions": tickets.ticket_actions(ticket=ticket),
+        "play": ticket.round.plays.filter(player=ticket.player_id).first(),
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, "support/ticket.html", context, status=status)
+
+
+def _ticket_step(
+    request: HttpRequest, ticket: Ticket, step: Callable[[], object], done: str
+) -> HttpResponse:
+    """Run a staff step on a request; one a colleague took first changes nothing."""
+    try:
+        step()
+    except tickets.TicketError as error:
+        messages.info(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect("support:ticket", ticket_id=ticket.pk)

@@ -24,6 +24,7 @@ def test_signup_in_german_then_italian_survives_login(page):
     expect(page.locator("nav")).to_contain_text("Abmelden")
     expect(page.locator(".table-card")).to_contain_text("Spieler")
 
+    page.wait_for_load_state("load")  # site.js (deferred) listens to the switcher by then
     page.select_option("#language-select", "it")
     expect(page.locator("html")).to_have_attribute("lang", "it")
     expect(page.locator("nav")).to_contain_text("Esci")

@@ -85,8 +85,14 @@ def test_round_detail_tells_the_whole_story(client, support_user, alice, single_
     assert round.player_cards in html and round.banker_cards in html
     assert f"stake:{round.pk}:{alice.pk}" in html
     assert f"settle:{round.pk}:{alice.pk}" in html
-    assert "tie_pays" in html  # the rule snapshot
-    assert "Void this round" not in html  # a settled round cannot be voided
+    # The rule snapshot, in words and euros.
+    assert "<dt>Commission</dt><dd>5 % on Banker wins</dd>" in html
+    assert "<dt>Tie pays</dt><dd>8 to 1</dd>" in html
+    assert "<dt>Limits: Player</dt><dd>€1.00 – €500.00</dd>" in html
+    assert "tie_pays" not in html
+    # A settled round is voided only for a malfunction.
+    assert "Void this settled round" in html
+    assert 'value="dealing_error"' not in html
 
 
 def test_void_returns_every_stake_and_is_shown(
@@ -97,7 +103,8 @@ def test_void_returns_every_stake_and_is_shown(
     before = stack.balance
     client.force_login(support_user)
     response = client.post(
-        reverse("support:void", args=[round.pk]), {"reason": "Card reader fault"}
+        reverse("support:void", args=[round.pk]),
+        {"cause": "malfunction", "reason": "Card reader fault", "confirm": "1"},
     )
     assert response.status_code == 302
     round.refresh_from_db()
@@ -116,20 +123,29 @@ def test_void_needs_a_reason_and_changes_nothing(
     round = play_round(alice, single_table, settle=False)
     transactions = Transaction.objects.count()
     client.force_login(support_user)
-    response = client.post(reverse("support:void", args=[round.pk]), {"reason": reason})
+    response = client.post(
+        reverse("support:void", args=[round.pk]),
+        {"cause": "malfunction", "reason": reason, "confirm": "1"},
+    )
     assert response.status_code == 400
     round.refresh_from_db()
     assert round.state == Round.State.LOCKED
     assert Transaction.objects.count() == transactions
 
 
-def test_a_settled_round_cannot_be_voided(client, support_user, alice, single_table, play_round):
+@pytest.mark.parametrize("cause", ["dealing_error", "complaint_upheld", "other"])
+def test_a_settled_round_is_voided_only_for_a_malfunction(
+    client, support_user, alice, single_table, play_round, cause
+):
     round = play_round(alice, single_table)
     transactions = Transaction.objects.count()
     client.force_login(support_user)
-    response = client.post(reverse("support:void", args=[round.pk]), {"reason": "oops"})
+    response = client.post(
+        reverse("support:void", args=[round.pk]),
+        {"cause": cause, "reason": "oops", "confirm": "1"},
+    )
     assert response.status_code == 400
-    assert "A settled round cannot be voided." in response.content.decode()
+    assert "A settled round can be voided only for a malfunction" in response.content.decode()
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED
     assert Transaction.objects.count() == transactions
@@ -139,8 +155,10 @@ def test_void_is_idempotent_on_replay(client, support_user, alice, single_table,
     round = play_round(alice, single_table, settle=False)
     client.force_login(support_user)
     url = reverse("support:void", args=[round.pk])
-    client.post(url, {"reason": "Fault"})
-    client.post(url, {"reason": "Fault"})
+    data = {"cause": "malfunction", "reason": "Fault", "confirm": "1"}
+    assert client.post(url, data).status_code == 302
+    again = client.post(url, data, follow=True)
+    assert "This round was void already; nothing changed." in again.content.decode()
     assert Transaction.objects.filter(round=round, kind="refund").count() == 1
 
 
@@ -166,7 +184,10 @@ def test_void_needs_csrf(support_user, alice, single_table, play_round):
     round = play_round(alice, single_table, settle=False)
     csrf_client = Client(enforce_csrf_checks=True)
     csrf_client.force_login(support_user)
-    response = csrf_client.post(reverse("support:void", args=[round.pk]), {"reason": "Fault"})
+    response = csrf_client.post(
+        reverse("support:void", args=[round.pk]),
+        {"cause": "malfunction", "reason": "Fault", "confirm": "1"},
+    )
     assert response.status_code == 403
     round.refresh_from_db()
     assert round.state == Round.State.LOCKED

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.urls import reverse
 
@@ -14,10 +12,23 @@ from wallet.services import wallet_rebuy
 pytestmark = pytest.mark.django_db
 
 
+LIMITS = [
+    f"{edge}_{kind}" for kind in ("player", "banker", "tie", "pair") for edge in ("min", "max")
+]
+
+
+def euros(cents) -> str:
+    return f"{cents / 100:.2f}" if isinstance(cents, int) else str(cents)
+
+
 def form_data(table: Table, **changes) -> dict:
+    """The admin form as a table admin fills it in: money in euros, chips as a list."""
     data = table_config(table)
     data.update(changes)
-    data["chip_values"] = json.dumps(data["chip_values"])
+    for field in LIMITS:
+        data[field] = euros(data[field])
+    chips = data["chip_values"]
+    data["chip_values"] = "; ".join(euros(c) for c in chips) if isinstance(chips, list) else chips
     return {
         key: ("on" if value is True else "" if value is False else value)
         for key, value in data.items()
@@ -56,7 +67,16 @@ def test_table_admin_changes_a_table_and_the_audit_log_records_it(
         ({"betting_seconds": 3}, "betting_seconds", "between 5 and 60 seconds"),
         ({"betting_seconds": 61}, "betting_seconds", "between 5 and 60 seconds"),
         ({"chip_values": [500, 100]}, "chip_values", "ascending"),
-        ({"chip_values": [0, 100]}, "chip_values", "positive"),
+        ({"chip_values": [0, 100]}, "chip_values", "more than zero"),
+        ({"chip_values": [100, 10**30]}, "chip_values", "is not an amount"),
+        ({"chip_values": [100, 10**9]}, "chip_values", "casino's cap"),
+        ({"chip_values": [200, 500]}, "chip_values", "multiple of the smallest"),
+        ({"chip_values": [100, 200, 300, 400, 500, 600]}, "chip_values", "at most five"),
+        ({"chip_values": "1; five"}, "chip_values", "is not an amount in euros"),
+        ({"chip_values": "1,5; 2"}, "chip_values", "is not an amount in euros"),
+        ({"chip_values": [100, 100000]}, "chip_values", "more than any bet allows"),
+        ({"max_tie": "10**30"}, "max_tie", "Enter a number"),
+        ({"min_player": "1.001"}, "min_player", "2 decimal places"),
         ({"tie_pays": 7}, "tie_pays", "Select a valid choice"),
         ({"seats": 3}, "seats", "Select a valid choice"),
         ({"seats": 8}, "seats", "single-player table has 1 seat"),
@@ -121,3 +141,52 @@ def test_table_admin_can_create_a_table_and_it_is_logged(client, table_admin):
     assert response.status_code == 302, response.context["adminform"].form.errors
     table = Table.objects.get(slug="new-table")
     assert TableChange.objects.get(table=table).before is None
+
+
+def test_money_is_shown_and_typed_in_euros_in_the_admins_language(
+    client, table_admin, single_table
+):
+    table_admin.language = "de"
+    table_admin.save(update_fields=["language"])
+    client.force_login(table_admin)
+    page = client.get(reverse("admin:baccarat_table_change", args=[single_table.pk]))
+    html = page.content.decode()
+    assert 'value="500,00"' in html  # max_player: 50000 cents
+    assert 'value="1,00; 5,00; 25,00; 100,00; 500,00"' in html
+    data = form_data(single_table)
+    data.update({f: v.replace(".", ",") for f, v in data.items() if f in LIMITS})
+    data.update({"max_tie": "150,50", "chip_values": "0,50; 1; 5; 25"})
+    response = client.post(reverse("admin:baccarat_table_change", args=[single_table.pk]), data)
+    assert response.status_code == 302
+    single_table.refresh_from_db()
+    assert single_table.max_tie == 15050
+    assert single_table.chip_values == [50, 100, 500, 2500]
+
+
+def test_game_history_is_read_only_for_everyone(client, alice, single_table, play_round):
+    from baccarat.models import Play, PracticeSession
+    from baccarat.practice import practice_start
+    from casino.accounts.models import User
+
+    round = play_round(alice, single_table)
+    play = Play.objects.get(round=round)
+    session = practice_start(
+        player=alice, decks=8, starting_chips=1000_00, hands=10, tie_pays=8,
+        pairs_enabled=False, commission="five_percent",
+    )  # fmt: skip
+    root = User.objects.create_superuser(username="root", password="root-pass-123")
+    client.force_login(root)
+    for url, data in (
+        (reverse("admin:baccarat_play_change", args=[play.pk]), {"stake_total": "1"}),
+        (reverse("admin:baccarat_play_delete", args=[play.pk]), {"post": "yes"}),
+        (reverse("admin:baccarat_practicesession_change", args=[session.pk]), {"net": "1"}),
+        (reverse("admin:baccarat_round_change", args=[round.pk]), {"outcome": "tie"}),
+        (reverse("admin:baccarat_shoe_delete", args=[round.shoe_id]), {"post": "yes"}),
+    ):
+        assert client.post(url, data).status_code == 403, url
+    assert Play.objects.get(pk=play.pk).stake_total == play.stake_total
+    assert PracticeSession.objects.get(pk=session.pk).net == session.net
+    # Viewing stays possible; the shoe's order is in no filter.
+    assert client.get(reverse("admin:baccarat_play_change", args=[play.pk])).status_code == 200
+    shoes = reverse("admin:baccarat_shoe_changelist")
+    assert client.get(shoes, {"state__order__regex": "^.{2}"}).status_code == 400
