@@ -133,7 +133,7 @@ def test_a_killed_web_process_loses_no_event(
         hello = page.evaluate("window.tableEvents.hello")
         assert len(hello) >= 2 and hello[-1] != serving, hello  # served by another process
         assert seqs == list(range(first_seq + 1, seqs[-1] + 1)), seqs  # none missing, none twice
-        expect(page.locator(".result-banner")).to_be_visible()
+        expect(page.locator(".result-banner")).to_be_visible(timeout=15_000)  # after the reveal
     finally:
         context.close()
         asgi.kill()
