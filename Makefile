@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup install messages migrate demo lint format typecheck e2e clean
+.PHONY: run prod test setup install messages migrate demo lint format typecheck e2e clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,18 @@ setup: install messages migrate demo
 # Web server, Celery worker and Celery beat on the embedded default; Ctrl-C stops all three.
 run: setup
 	$(PY) manage.py runall
+
+# Production (README, "Production"): DEBUG=0 and the variables it lists in the environment.
+# ROLE=web (or worker, beat, or a comma list) on machines that run only some of them.
+ADDR ?= 0.0.0.0:8000
+WEB_WORKERS ?= 2
+DB_POOL ?= 8
+ROLE ?= all
+prod: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py compiletranslations
+	$(PY) manage.py collectstatic --noinput
+	$(PY) manage.py runall --production --role $(ROLE) --addr $(ADDR) --workers $(WEB_WORKERS) --db-pool $(DB_POOL)
 
 test: install messages
 	$(PY) -m pytest $(PYTEST_ARGS)

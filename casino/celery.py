@@ -1,13 +1,59 @@
-"""The Celery app: configured from Django settings (``CELERY_*``)."""
+"""The Celery app: configured from Django settings (``CELERY_*``).
+
+Worker and beat log through the project's ``LOGGING`` (text or JSON, as the web
+processes), and a task logs under the request id of the request that sent it (or its
+own task id when no request did): ``casino/logs.py``.
+"""
 
 from __future__ import annotations
 
+import logging.config
 import os
+from contextvars import Token
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
+
+from casino import logs
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+REQUEST_ID_HEADER = "casino_request_id"
+_task_tokens: dict[str, Token[str]] = {}
+
+
+def _project_logging(**kwargs: Any) -> None:
+    """Connected, so Celery leaves the root logger alone: the settings' LOGGING rules."""
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+
+
+def _send_request_id(headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    current = logs.request_id.get()
+    if headers is not None and current != logs.NO_REQUEST:
+        headers[REQUEST_ID_HEADER] = current
+
+
+def _task_request_id(task_id: str = "", task: Any = None, **kwargs: Any) -> None:
+    sent = getattr(getattr(task, "request", None), REQUEST_ID_HEADER, None)
+    current = logs.request_id.get()  # an eager task runs inside its request
+    inside = current if current != logs.NO_REQUEST else None
+    _task_tokens[task_id] = logs.request_id.set(sent or inside or task_id or logs.NO_REQUEST)
+
+
+def _task_request_id_done(task_id: str = "", **kwargs: Any) -> None:
+    token = _task_tokens.pop(task_id, None)
+    if token is not None:
+        logs.request_id.reset(token)
+
+
+# Connected by calls, not as decorators: Celery's signals are untyped.
+signals.setup_logging.connect(_project_logging)
+signals.before_task_publish.connect(_send_request_id)
+signals.task_prerun.connect(_task_request_id)
+signals.task_postrun.connect(_task_request_id_done)

@@ -1,19 +1,27 @@
-"""Request-wide behaviour: the player's language, HTMX requests of a lapsed session, and
-admin filters no database can take."""
+"""Request-wide behaviour: request ids and access lines, compression, the player's
+language, HTMX requests of a lapsed session, and admin filters no database can take."""
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.admin.views.main import ERROR_FLAG
+from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import resolve_url
 from django.urls import reverse
 from django.utils import translation
 from django_htmx.http import HttpResponseClientRedirect
+
+from casino import logs
 
 
 class UserLanguageMiddleware:
@@ -92,3 +100,97 @@ class AdminFilterGuardMiddleware:
         ):
             return HttpResponseRedirect(f"{request.path}?{ERROR_FLAG}=1")
         return self.get_response(request)
+
+
+access_log = logging.getLogger("casino.access")
+
+
+class RequestIdMiddleware:
+    """Every request gets an id (the client's or proxy's ``X-Request-ID`` when it is
+    sane, else a new one): in the context of every log line written for it, in the
+    response's ``X-Request-ID``, and in one access line (``casino.access``) when its
+    response starts.
+
+    Outermost and asynchronous under ASGI, so that the id is set in the request's own
+    task: the views' threads, Django's own line for an error response (written after the
+    middleware returned) and a live stream log under it too. Synchronously (tests, WSGI)
+    the thread is reused: the id is dropped when the request has finished.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self._acall(request)
+        started = time.perf_counter()
+        logs.request_id.set(logs.request_id_for(request.headers.get("X-Request-ID")))
+        response = self.get_response(request)
+        return self._answered(request, response, started)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        # The request's own task ends with it: nothing to reset, and a stream that goes on
+        # after this returns still logs under the id.
+        logs.request_id.set(logs.request_id_for(request.headers.get("X-Request-ID")))
+        response = await self.get_response(request)
+        return self._answered(request, response, started)
+
+    def _answered(self, request: HttpRequest, response: HttpResponse, started: float) -> Any:
+        response.headers["X-Request-ID"] = logs.request_id.get()
+        if settings.CASINO_ACCESS_LOG:
+            duration = (time.perf_counter() - started) * 1000
+            access_log.info(
+                "%s %s %s %.1fms",
+                request.method,
+                request.path,
+                response.status_code,
+                duration,
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round(duration, 1),
+                },
+            )
+        return response
+
+
+def _no_request(**kwargs: Any) -> None:
+    logs.request_id.set(logs.NO_REQUEST)
+
+
+request_finished.connect(_no_request, dispatch_uid="casino.middleware.no_request")
+
+
+class CompressionMiddleware(GZipMiddleware):
+    """Gzip for pages and partials, never for a live event stream: each event must leave
+    at once, and a compressor holds bytes back (and buys nothing on tiny messages).
+
+    BREACH: Django masks the CSRF token anew in every response and ``GZipMiddleware`` adds
+    random bytes to each compressed response, so an attacker who reflects text into a page
+    cannot read a secret out of the compressed length. The second factor's pages (a TOTP
+    key, recovery codes) are sent uncompressed all the same: they are few and small.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        super().__init__(get_response)
+        self.uncompressed: tuple[str, ...] = ()
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        if not self.uncompressed:
+            self.uncompressed = (
+                reverse("accounts:two_factor_setup"),
+                reverse("accounts:two_factor_verify"),
+            )
+        if request.path.startswith(self.uncompressed):
+            return response
+        return super().process_response(request, response)

@@ -84,10 +84,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "casino.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "casino.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise (static files come compressed ahead of time), around the rest.
+    "casino.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -257,6 +260,9 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
         }
     }
+    # Sessions read from Redis, written through to the database (which keeps them
+    # across a Redis restart).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -414,17 +420,43 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A load balancer asks the web processes directly, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Log lines as text or, with LOG_FORMAT=json, one JSON object per line; each carries the
+# id of the request (X-Request-ID) or task it was written for (casino/logs.py). One access
+# line per request (casino.access; runall turns uvicorn's own off).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
+CASINO_ACCESS_LOG = env_bool("CASINO_ACCESS_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "casino.logs.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "casino.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+        # uvicorn's own lines (startup, errors) in the same format, once; its access lines
+        # are casino.access's, which know the request id.
+        "uvicorn": {"handlers": ["console"], "propagate": False},
+        "uvicorn.access": {"handlers": [], "propagate": False},
+    },
 }
 AXES_VERBOSE = False
