@@ -15,7 +15,6 @@ same clock as the events' ``at`` when the bots run on the server's host.
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import random
 import re
@@ -24,18 +23,15 @@ from collections import Counter, defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
+from baccarat.loadclient import HTMX, browser_client, csrf_token, refusal
+
 CHIP = 500  # cents: every bet is one to three chips of 5 €
-HTMX = {"HX-Request": "true"}
 BOARD_DEBOUNCE_SECONDS = 0.06  # as the page: one board request per burst of events
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)  # the server sends a keep-alive every 15 s
 STREAM_RETRIES = 5
-KEEPALIVE_SECONDS = 2.0
-FORM_ERRORS = re.compile(r'<div class="form-errors" role="alert">(.*?)</div>', re.S)
-TAGS = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True)
@@ -140,35 +136,7 @@ class Bot:
                     await self._post("exit", "exit/")
 
     def _client(self) -> httpx.AsyncClient:
-        base = urlsplit(self.plan.base_url)
-        scheme = "https" if self.plan.https_proxy else base.scheme
-        # A browser sends Origin with every POST; Django's CSRF check compares it with the
-        # scheme and host the request arrived on (here, as the proxy says).
-        headers = {"Origin": f"{scheme}://{base.netloc}"}
-        hooks: dict[str, list[Any]] = {"request": []}
-        if self.plan.https_proxy:
-            headers["X-Forwarded-Proto"] = "https"
-            hooks["request"].append(self._send_secure_cookies)
-        return httpx.AsyncClient(
-            base_url=self.plan.base_url,
-            headers=headers,
-            timeout=30.0,
-            # Below the server's keep-alive (uvicorn: 5 s), so that the bot never sends a
-            # request on a connection the server is closing at that moment.
-            limits=httpx.Limits(keepalive_expiry=KEEPALIVE_SECONDS),
-            event_hooks=hooks,
-        )
-
-    async def _send_secure_cookies(self, request: httpx.Request) -> None:
-        """Every cookie of the jar, Secure ones too, as a browser sends them over TLS.
-
-        The server believes the connection is https (X-Forwarded-Proto), so it marks its
-        cookies Secure; the jar would withhold those on the plain-http hop to it. One host,
-        path ``/``: no domain or path matching is needed.
-        """
-        cookies = "; ".join(f"{c.name}={c.value}" for c in self.client.cookies.jar)
-        if cookies:
-            request.headers["Cookie"] = cookies
+        return browser_client(self.plan.base_url, https_proxy=self.plan.https_proxy)
 
     async def _login(self) -> bool:
         if await self._request("login_form", "GET", "/accounts/login/") is None:
@@ -301,10 +269,7 @@ class Bot:
     # HTTP ------------------------------------------------------------------------------
 
     def _csrf(self) -> str:
-        for cookie in self.client.cookies.jar:
-            if cookie.name == self.plan.csrf_cookie and cookie.value:
-                return cookie.value
-        raise RuntimeError("no CSRF cookie")
+        return csrf_token(self.client, self.plan.csrf_cookie)
 
     async def _post(self, name: str, action: str, **fields: Any) -> bool:
         """An action at the table, as HTMX sends it; False when it failed or was refused."""
@@ -313,10 +278,9 @@ class Bot:
         response = await self._request(name, "POST", self.page + action, data=data, headers=HTMX)
         if response is None:
             return False
-        refused = FORM_ERRORS.search(response.text)
+        refused = refusal(response.text)
         if refused:
-            message = html.unescape(TAGS.sub(" ", refused.group(1))).split()
-            self._error(f"{name} refused: {' '.join(message)}")
+            self._error(f"{name} refused: {refused}")
             return False
         return True
 

@@ -20,13 +20,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import secrets
 import time
 from argparse import BooleanOptionalAction
 from collections import defaultdict
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -37,6 +35,8 @@ from django.db import transaction
 from baccarat import engine
 from baccarat.audit import audit_all
 from baccarat.bots import CHIP, BotSpec, Metrics, Plan, bots_run
+from baccarat.loadclient import behind_proxy as _behind_proxy
+from baccarat.loadclient import percentiles as _percentiles
 from baccarat.models import Seat, Table
 from wallet import services as wallet
 from wallet.selectors import wallet_balance
@@ -155,16 +155,6 @@ class Command(BaseCommand):
             out(f"  {violation}")
 
 
-def _behind_proxy(asked: bool | None, base_url: str) -> bool:
-    """Whether to present the bots' plain-http connection as https behind a proxy."""
-    if asked is not None:
-        return asked
-    if urlsplit(base_url).scheme == "https":
-        return False
-    trusted = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
-    return bool(trusted and settings.SESSION_COOKIE_SECURE)
-
-
 def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: int) -> list[BotSpec]:
     """The run's tables and its players with a fresh password and a funded wallet."""
     password = secrets.token_urlsafe(18)
@@ -202,17 +192,6 @@ def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: in
                     wallet.wallet_deposit(player=user, amount=short, reference=reference)
                 specs.append(BotSpec(user.username, password, slug, j, buy_in))
     return specs
-
-
-def _percentiles(values: list[float]) -> dict[str, float | int | None]:
-    """Count, p50, p95, p99 (nearest rank) and max, in milliseconds."""
-    ordered = sorted(values)
-    n = len(ordered)
-
-    def rank(p: float) -> float | None:
-        return round(ordered[max(0, math.ceil(p / 100 * n) - 1)] * 1000, 1) if n else None
-
-    return {"count": n, "p50": rank(50), "p95": rank(95), "p99": rank(99), "max": rank(100)}
 
 
 def _ms(value: float | None) -> str:

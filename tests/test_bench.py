@@ -1,0 +1,80 @@
+"""``manage.py bench`` and ``soak`` against the ASGI app under uvicorn, a few rounds each."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from typing import Any
+
+from django.core.management import call_command
+from django.db import connections
+
+from baccarat.models import Round, Table
+from baccarat.recovery import heartbeat_beat
+
+
+def _in_thread(name: str, **options: Any) -> dict[str, Any]:
+    """The command's JSON summary. In a thread of its own: it runs an event loop, and
+    the browser tests of the same session keep one running in this thread."""
+    out = io.StringIO()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            call_command(name, json=True, stdout=out, **options)
+        except BaseException as error:  # reported below
+            failed.append(error)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), f"{name} did not finish"
+    assert not failed, failed
+    return json.loads(out.getvalue())
+
+
+def test_bench_plays_sessions_and_measures_the_floor(asgi_server: str) -> None:
+    heartbeat_beat()  # /health/ is 200 only while the recovery sweep runs
+    s = _in_thread(
+        "bench",
+        base_url=asgi_server,
+        players=2,
+        rounds=3,
+        floor_seconds=0.3,
+        page_visits=1,
+        tag="t",
+    )
+    assert s["errors"] == 0, s["error_samples"]
+    assert s["rounds_played"] == 6 and s["rounds_settled"] == 6 and s["rounds_locked"] == 0
+    endpoints = s["endpoints"]
+    assert endpoints["bet"]["count"] == endpoints["deal"]["count"] == 6
+    assert endpoints["protocol"]["count"] == endpoints["cashier"]["count"] == 2
+    assert endpoints["health"]["count"] > 0 and endpoints["simple page"]["count"] > 0
+    assert endpoints["deal"]["p99"] >= endpoints["deal"]["p50"] > 0
+    assert s["rounds_per_s"] > 0 and s["ratio"] > 0
+    assert s["ledger"]["clean"], s["ledger"]["violations"]
+    assert s["processes"] == {}  # the server runs in this process: no CPU figures
+    assert Table.objects.get(slug="bench-t").is_active is False
+    # Each round staked one chip: the repeated bet was replaced, not added to.
+    stakes = {r.plays.get().stake_total for r in Round.objects.filter(table__slug="bench-t")}
+    assert stakes == {500}
+
+
+def test_soak_plays_at_a_rate_and_samples(asgi_server: str) -> None:
+    s = _in_thread(
+        "soak",
+        base_url=asgi_server,
+        players=2,
+        minutes=0.05,
+        rate=4,
+        sample_seconds=1,
+        warmup_seconds=0,
+        tag="s",
+    )
+    assert s["errors"] == 0, s["error_samples"]
+    assert 6 <= s["rounds_played"] <= 13 and s["rounds_settled"] == s["rounds_played"]
+    assert len(s["samples"]) >= 3 and s["samples"][0]["t"] < 1
+    assert s["ledger"]["clean"], s["ledger"]["violations"]
