@@ -7,16 +7,19 @@ round locks. Each edit locks the round row and checks the state it finds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 
 from baccarat import engine
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, PracticeSession, Round, Table
 from baccarat.rule_sets import chip_unit, rules_of
 from baccarat.selectors import stack_balance
+from wallet.models import Account
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -42,43 +45,7 @@ def round_open(*, table: Table, player: User, repeat_last: bool = False) -> Roun
     table on the layout (seed 002: the previous bet stays; DEAL alone plays it again,
     CLEAR takes it away), as long as the table's rules still take them.
     """
-    if not table.is_active and table.kind != Table.Kind.PRACTICE:
-        raise RoundError("table_closed")
-    mine = Round.objects.filter(table=table, plays__player=player)
-    with transaction.atomic():
-        # Serialises two opens by the same player (double click, two tabs).
-        get_user_model().objects.select_for_update().filter(pk=player.pk).exists()
-        current = mine.filter(state=Round.State.BETTING).order_by("-pk").first()
-        if current is not None:
-            return current
-        if mine.filter(state=Round.State.LOCKED).exists():
-            raise RoundError("round_in_play")
-        if table.kind == Table.Kind.PRACTICE:
-            session = PracticeSession.objects.filter(table=table).first()
-            if session is not None and not session.is_active:
-                raise RoundError("session_over")
-        round = Round.objects.create(table=table, rules=table.rule_snapshot())
-        play = Play.objects.create(round=round, player=player, seat=1)
-        stakes = _last_stakes(table=table, player=player) if repeat_last else {}
-        if stakes and _still_allowed(round, stakes):
-            Bet.objects.bulk_create(Bet(play=play, kind=k, stake=v) for k, v in stakes.items())
-            play.stake_total = sum(stakes.values())
-            play.save(update_fields=["stake_total"])
-            round.repeated = True  # type: ignore[attr-defined]
-    return round
-
-
-def bet_place_on_layout(*, round: Round, player: User, kind: str, amount: int) -> Round:
-    """A chip placed by the player: like :func:`bet_place`, except that a chip the last
-    round's repeated bets cannot stand beside (player next to banker) replaces them: the
-    player clearly chose a new bet."""
-    try:
-        return bet_place(round=round, player=player, kind=kind, amount=amount)
-    except engine.CombinationNotAllowed:
-        if not getattr(round, "repeated", False):
-            raise
-        bets_clear(round=round, player=player)
-        return bet_place(round=round, player=player, kind=kind, amount=amount)
+    return layout_edit(table=table, player=player, repeat_last=repeat_last).round
 
 
 def _last_stakes(*, table: Table, player: User) -> Stakes:
@@ -112,8 +79,9 @@ def _betting_play(*, round: Round, player: User) -> tuple[Round, Play]:
     return locked, play
 
 
-def _check_stakes(*, round: Round, player: User, stakes: Stakes) -> None:
-    """Refuse stakes that no lock could accept: rules, maximums, the player's stack."""
+def _check_stakes(*, round: Round, player: User, stakes: Stakes, stack: int | None = None) -> None:
+    """Refuse stakes that no lock could accept: rules, maximums, the player's stack
+    (``stack``: read already, under the caller's lock)."""
     if not stakes:
         return
     engine.validate_bets(rules_of(round), stakes)
@@ -121,28 +89,49 @@ def _check_stakes(*, round: Round, player: User, stakes: Stakes) -> None:
     for kind, stake in stakes.items():
         if stake > limits[kind][1]:
             raise RoundError("above_max")
-    if sum(stakes.values()) > stack_balance(player=player, table=round.table):
+    if stack is None:
+        stack = stack_balance(player=player, table=round.table)
+    if sum(stakes.values()) > stack:
         raise RoundError("stack_short")
 
 
 def write_stakes(*, play: Play, stakes: Stakes) -> None:
-    """Make the play's bets exactly ``stakes`` (kind to cents), in as few writes as can be."""
-    existing = {bet.kind: bet for bet in play.bets.all()}
+    """Make the play's bets exactly ``stakes`` (kind to cents), in as few writes as can be;
+    the play's cached bets follow, so the page renders them without reading again."""
+    existing = {bet.kind: bet for bet in play.bets.all()} if play.pk else {}
     gone = [bet.pk for kind, bet in existing.items() if kind not in stakes]
     if gone:
         Bet.objects.filter(pk__in=gone).delete()
-    changed = []
+    total = sum(stakes.values())
+    if play.pk is None:
+        play.stake_total = total
+        play.save()
+    elif play.stake_total != total:
+        play.stake_total = total
+        play.save(update_fields=["stake_total"])
+    new, changed, kept = [], [], []
     for kind, stake in stakes.items():
         bet = existing.get(kind)
         if bet is None:
-            Bet.objects.create(play=play, kind=kind, stake=stake)
-        elif bet.stake != stake:
-            bet.stake = stake
-            changed.append(bet)
+            new.append(Bet(play=play, kind=kind, stake=stake))
+        else:
+            kept.append(bet)
+            if bet.stake != stake:
+                bet.stake = stake
+                changed.append(bet)
+    if new:
+        new = Bet.objects.bulk_create(new)
     if changed:
         Bet.objects.bulk_update(changed, ["stake"])
-    play.stake_total = sum(stakes.values())
-    play.save(update_fields=["stake_total"])
+    _cache_bets(play, kept + new)
+
+
+def _cache_bets(play: Play, bets: list[Bet]) -> None:
+    """What ``prefetch_related("bets")`` would leave on the play, without a query."""
+    cached = play.bets.all()
+    cached._result_cache = sorted(bets, key=lambda bet: bet.pk or 0)
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    play._prefetched_objects_cache = {"bets": cached}  # type: ignore[attr-defined]
 
 
 def _edit_stakes(*, round: Round, player: User, edit: Callable[[Round, Stakes], Stakes]) -> Round:
@@ -153,6 +142,159 @@ def _edit_stakes(*, round: Round, player: User, edit: Callable[[Round, Stakes], 
         _check_stakes(round=locked, player=player, stakes=stakes)
         write_stakes(play=play, stakes=stakes)
     return locked
+
+
+# The layout of a single-seat table ---------------------------------------------------
+
+
+@dataclass
+class Layout:
+    """The player's layout after an edit, with what was read to make it, so the board is
+    rendered without reading any of it again."""
+
+    round: Round  # the BETTING round (opened by this edit if there was none)
+    play: Play  # its play, bets cached
+    stack: int  # the stack and the wallet as read under the lock (no money moved since)
+    wallet: int
+    last: Play | None  # the last settled play at this table (what the board shows dealt)
+    repeated: bool = False  # opened with the last round's bets (seed 002)
+
+
+def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
+    """Lock the player's row and read their stack at ``table`` and their wallet in the same
+    statement. Every change of a player's single-seat rounds (a chip, CLEAR, DEAL) takes
+    this lock first, so two presses at once run one after the other."""
+
+    def balance(**where: object) -> Subquery:
+        return Subquery(Account.objects.filter(owner=OuterRef("pk"), **where).values("balance")[:1])
+
+    stack, wallet = (
+        get_user_model()
+        .objects.select_for_update(of=("self",))
+        .filter(pk=player.pk)
+        .values_list(
+            balance(kind=Account.Kind.STACK, table=table),
+            balance(kind=Account.Kind.WALLET),
+        )
+        .get()
+    )
+    return stack or 0, wallet or 0
+
+
+def recent_plays(*, table: Table, player: User) -> list[Play]:
+    """The player's two latest plays at ``table`` (void rounds aside), newest first, with
+    their rounds, shoes and bets: the open round, the one in play, the last dealt."""
+    return list(
+        Play.objects.filter(player=player, round__table=table)
+        .exclude(round__state=Round.State.VOID)
+        .select_related("round", "round__shoe")
+        .prefetch_related("bets")
+        .order_by("-round_id")[:2]
+    )
+
+
+# (the round, its stakes now, whether they repeat the last round's, the last round's)
+LayoutEdit = Callable[[Round, Stakes, bool, Stakes], Stakes]
+
+
+def layout_edit(
+    *, table: Table, player: User, edit: LayoutEdit | None = None, repeat_last: bool = True
+) -> Layout:
+    """Change the player's bets at a single-seat table in one transaction: the BETTING
+    round is found (or opened, with the last round's bets on it: seed 002's repeat), the
+    ``edit`` applied (see :data:`LayoutEdit`), checked and written."""
+    if not table.is_active and table.kind != Table.Kind.PRACTICE:
+        raise RoundError("table_closed")
+    with transaction.atomic():
+        stack, wallet = seat_lock(table=table, player=player)
+        plays = recent_plays(table=table, player=player)
+        last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
+        current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
+        if current is None:
+            play = open_from_layout(
+                table=table, player=player, plays=plays, repeat_last=repeat_last, save=False
+            )
+            before = play.repeat_stakes  # type: ignore[attr-defined]
+        else:
+            play, before = current, stakes_of(current)
+        round, repeated = play.round, bool(getattr(play, "repeat_stakes", None))
+        last_stakes = stakes_of(last) if last is not None else {}
+        stakes = edit(round, dict(before), repeated, last_stakes) if edit is not None else before
+        stakes = {kind: stake for kind, stake in stakes.items() if stake > 0}
+        if stakes != before or play.pk is None:
+            _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
+            write_stakes(play=play, stakes=stakes)
+    round.repeated = repeated  # type: ignore[attr-defined]
+    return Layout(round=round, play=play, stack=stack, wallet=wallet, last=last, repeated=repeated)
+
+
+def open_from_layout(
+    *,
+    table: Table,
+    player: User,
+    plays: list[Play],
+    repeat_last: bool = True,
+    save: bool = True,
+) -> Play:
+    """Open the player's next round at a single-seat table (their seat lock held and
+    ``plays``, their :func:`recent_plays`, read under it). With ``repeat_last`` the last
+    round's bets go on it, as long as the rules still take them (``play.repeat_stakes``).
+    ``save=False`` leaves the play and its bets to the caller's one write."""
+    if any(p.round.state == Round.State.LOCKED for p in plays):
+        raise RoundError("round_in_play")
+    if not table.is_active and table.kind != Table.Kind.PRACTICE:
+        raise RoundError("table_closed")
+    if table.kind == Table.Kind.PRACTICE:
+        session = PracticeSession.objects.filter(table=table).first()
+        if session is not None and not session.is_active:
+            raise RoundError("session_over")
+    last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
+    round = Round.objects.create(table=table, rules=table.rule_snapshot())
+    play = Play(round=round, player=player, seat=1)
+    stakes = stakes_of(last) if repeat_last and last is not None else {}
+    if stakes and not _still_allowed(round, stakes):
+        stakes = {}
+    play.repeat_stakes = stakes  # type: ignore[attr-defined]
+    if save:
+        write_stakes(play=play, stakes=stakes)
+    return play
+
+
+def chip_edit(*, kind: str, amount: int | None, take_back: bool) -> LayoutEdit:
+    """A chip on a spot, or back from it (no amount: the whole bet). A chip that cannot
+    stand beside the last round's repeated bets replaces them: the player chose anew."""
+
+    def edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> Stakes:
+        if take_back:
+            if kind not in engine.BetKind.__members__.values():
+                raise engine.UnknownBetKind(kind)
+            if kind in stakes:
+                stakes[kind] = 0 if amount is None else max(0, stakes[kind] - amount)
+            return stakes
+        if type(amount) is not int or amount <= 0 or amount % chip_unit(round.table):
+            raise RoundError("not_a_chip")
+        if kind not in rules_of(round).bet_kinds:
+            raise engine.UnknownBetKind(kind)
+        placed = dict(stakes)
+        placed[kind] = placed.get(kind, 0) + amount
+        if repeated:
+            try:
+                engine.validate_bets(rules_of(round), placed)
+            except engine.CombinationNotAllowed:
+                return {kind: amount}
+        return placed
+
+    return edit
+
+
+def clear_edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> Stakes:
+    return {}
+
+
+def rebet_edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> Stakes:
+    if not last:
+        raise RoundError("no_previous_bets")
+    return dict(last)
 
 
 def bet_place(*, round: Round, player: User, kind: str, amount: int) -> Round:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 
 def _ranks() -> dict[str, str]:
@@ -33,17 +35,25 @@ def _suits() -> dict[str, str]:
     }
 
 
+@cache
+def _names(language: str | None) -> dict[str, str]:
+    """Every card's name in ``language`` (the active one when built), built once: a
+    statistics panel names hundreds of cards per render."""
+    ranks, suits = _ranks(), _suits()
+    return {
+        rank + suit: _("%(rank)s of %(suit)s") % {"rank": rank_name, "suit": suit_name}
+        for rank, rank_name in ranks.items()
+        for suit, suit_name in suits.items()
+    }
+
+
 def card_name(code: str) -> str:
     """``"TH"`` as "Ten of hearts" (German "Zehn Herz", Italian "Dieci di cuori")."""
     code = code.strip().upper()
-    if len(code) != 2:
-        return code
-    rank, suit = _ranks().get(code[0]), _suits().get(code[1])
-    if rank is None or suit is None:
-        return code
-    return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": suit}
+    return _names(get_language()).get(code, code)
 
 
 def cards_named(codes: str) -> str:
     """A hand's codes (``"TH 9S"``) as words, comma separated."""
-    return ", ".join(card_name(code) for code in codes.split())
+    names = _names(get_language())
+    return ", ".join(names.get(code.upper(), code) for code in codes.split())

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from baccarat import engine, reversals, shoes
+from baccarat import betting, engine, reversals, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
 from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
@@ -73,65 +73,78 @@ def round_lock(*, round_id: int) -> LockResult:
     A stake below the table minimum is raised to the minimum (``LockResult.raised``);
     one above the maximum is refused. Already locked or settled: nothing happens.
     """
-    raised: list[str] = []
     with transaction.atomic():
         round = locked_round(round_id)
         if round.state == Round.State.VOID:
             raise RoundError("round_void")
         if round.state != Round.State.BETTING:
             return LockResult(round)
-        rules = rules_of(round)
-        limits = round.rules["limits"]
-        plays = staked_plays(round)
-        if not plays:
-            raise engine.NoBet()
-        for play in plays:
-            stakes = stakes_of(play)
-            for bet in play.bets.all():
-                minimum, maximum = limits[bet.kind]
-                if bet.stake > maximum:
-                    raise RoundError("above_max")
-                if bet.stake < minimum:
-                    raised.append(bet.kind)
-                    stakes[bet.kind] = minimum
-            engine.validate_bets(rules, stakes)
-            if raised:
-                write_stakes(play=play, stakes=stakes)
-            try:
-                stake = wallet.wallet_stake(
-                    player=play.player,
-                    table=round.table,
-                    round=round,
-                    amount=play.stake_total,
-                    reference=f"stake:{round.pk}:{play.player_id}",
-                )
-            except InsufficientFunds:
-                # Refused before any write: the seeds' "lower the bet or REBUY".
-                raise RoundError("stack_short") from None
-            # The stack as it was just before the stake, read under the ledger's lock.
-            stack = next(
-                entry
-                for entry in stake.posted_entries  # type: ignore[attr-defined]
-                if entry.account.kind == Account.Kind.STACK
-            )
-            play.balance_before = stack.balance_after - stack.amount
-        Play.objects.bulk_update(plays, ["balance_before"])
-        player = plays[0].player if len(plays) == 1 else None
-        shoes.shoe_deal_coup(round=round, player=player)
-        round.state = Round.State.LOCKED
-        round.locked_at = timezone.now()
-        round.save(
-            update_fields=[
-                "shoe",
-                "start_position",
-                "end_position",
-                "reserved_cards",
-                "hand_number",
-                "state",
-                "locked_at",
-            ]
-        )
+        result = lock_betting_round(round, staked_plays(round), escrowed=True)
     fault_point("after_stake")
+    return result
+
+
+def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> LockResult:
+    """Lock ``round``, BETTING, whose ``plays`` (bets loaded) the caller read under a lock
+    no bet can pass: the round's row, or at a single-seat table the player's
+    (:func:`baccarat.betting.seat_lock`). Inside the caller's transaction.
+
+    ``escrowed``: a stake may be escrowed already (a full table's DEAL escrows each
+    player's at once), so it is found by its reference, not posted twice. At a single-seat
+    table nothing is escrowed before the lock, and that lookup is saved."""
+    raised: list[str] = []
+    rules = rules_of(round)
+    limits = round.rules["limits"]
+    plays = [play for play in plays if play.bets.all()]
+    if not plays:
+        raise engine.NoBet()
+    for play in plays:
+        stakes = stakes_of(play)
+        for bet in play.bets.all():
+            minimum, maximum = limits[bet.kind]
+            if bet.stake > maximum:
+                raise RoundError("above_max")
+            if bet.stake < minimum:
+                raised.append(bet.kind)
+                stakes[bet.kind] = minimum
+        engine.validate_bets(rules, stakes)
+        if raised:
+            write_stakes(play=play, stakes=stakes)
+        try:
+            stake = wallet.wallet_stake(
+                player=play.player,
+                table=round.table,
+                round=round,
+                amount=play.stake_total,
+                reference=f"stake:{round.pk}:{play.player_id}",
+                first=not escrowed,
+            )
+        except InsufficientFunds:
+            # Refused before any write: the seeds' "lower the bet or REBUY".
+            raise RoundError("stack_short") from None
+        # The stack as it was just before the stake, read under the ledger's lock.
+        stack = next(
+            entry
+            for entry in stake.posted_entries  # type: ignore[attr-defined]
+            if entry.account.kind == Account.Kind.STACK
+        )
+        play.balance_before = stack.balance_after - stack.amount
+    Play.objects.bulk_update(plays, ["balance_before"])
+    player = plays[0].player if len(plays) == 1 else None
+    shoes.shoe_deal_coup(round=round, player=player)
+    round.state = Round.State.LOCKED
+    round.locked_at = timezone.now()
+    fields = ["shoe_id", "start_position", "end_position", "reserved_cards", "hand_number"]
+    # Conditional: a void by support (which takes only the round's row) since the caller
+    # read the round leaves it as it is, and this lock is undone.
+    locked = Round.objects.filter(pk=round.pk, state=Round.State.BETTING).update(
+        state=Round.State.LOCKED,
+        locked_at=round.locked_at,
+        **{name: getattr(round, name) for name in fields},
+    )
+    if not locked:
+        raise RoundError("round_void")
+    round.locked_plays = plays  # type: ignore[attr-defined]
     return LockResult(round, raised)
 
 
@@ -184,10 +197,17 @@ def round_deal(*, round_id: int) -> Round:
 # Settle -----------------------------------------------------------------------------
 
 
-def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) -> Round:
-    """Settle a LOCKED round: pay every bet, state SETTLED.
+def round_settle(
+    *,
+    round_id: int,
+    completion: str = Round.Completion.PLAYED,
+    plays: list[Play] | None = None,
+) -> Round:
+    """Settle a LOCKED round: deal it if it was not dealt yet (with the cards it reserved
+    at its lock), pay every bet, state SETTLED, in one transaction.
 
-    An undealt round (recovery) is dealt first, with the cards it reserved at its lock.
+    ``plays``: the round's staked plays with their bets, as its lock left them (a LOCKED
+    round's bets cannot change), so they are not read again.
     """
     with transaction.atomic():
         round = locked_round(round_id)
@@ -202,7 +222,11 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
         else:
             coup = engine.coup_from_hands(round.player_cards.split(), round.banker_cards.split())
         rules = rules_of(round)
-        plays = [play for play in staked_plays(round) if play.stake_total]
+        if plays is None:
+            plays = staked_plays(round)
+        plays = [play for play in plays if play.stake_total]
+        for play in plays:
+            play.round = round  # the settled row, as the result is rendered from it
         bets: list[Bet] = []
         for play in plays:
             settlement = engine.settle(rules, coup, stakes_of(play))
@@ -224,6 +248,7 @@ def round_settle(*, round_id: int, completion: str = Round.Completion.PLAYED) ->
                 stake=play.stake_total,
                 payout=play.payout_total,
                 reference=f"settle:{round.pk}:{play.player_id}",
+                first=True,  # the round is LOCKED under its row lock: never settled
             )
         Bet.objects.bulk_update(bets, ["payout", "commission"])
         Play.objects.bulk_update(
@@ -263,10 +288,58 @@ def _reveal_shoe(round: Round) -> None:
 
 
 def round_play(*, round_id: int) -> LockResult:
-    """The DEAL button: lock, deal and settle in three committed steps."""
+    """The DEAL button: lock, then deal and settle, in two committed steps.
+
+    The lock's commit is the step recovery relies on: the stakes are escrowed and the
+    cards fixed, so whatever happens next the round ends with those cards (the server
+    finishes it). Dealing and settling commit together: a dealt round that is not
+    settled would only be a second state to recover from the same cards.
+    """
     result = round_lock(round_id=round_id)
-    round_deal(round_id=round_id)
-    result.round = round_settle(round_id=round_id, completion=Round.Completion.PLAYED)
+    result.round = round_settle(
+        round_id=round_id,
+        completion=Round.Completion.PLAYED,
+        plays=getattr(result.round, "locked_plays", None),
+    )
+    return result
+
+
+def layout_deal(
+    *, table: Table, player: Any, round_id: int | None, after: int | None
+) -> LockResult | None:
+    """DEAL at a single-seat table, as the page asks it: ``round_id`` names the BETTING
+    round the layout shows; ``after``, the last dealt round when the layout shows its
+    bets again (seed 002's repeat: this DEAL opens a round with them). ``None`` when the
+    round was dealt already (a double press). Lock and settle commit apart
+    (:func:`round_play`); the lock runs under the player's seat lock, reading the layout
+    once."""
+    with transaction.atomic():
+        betting.seat_lock(table=table, player=player)
+        plays = betting.recent_plays(table=table, player=player)
+        current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
+        if round_id is not None:
+            if current is None or current.round_id != round_id:
+                dealt = Round.objects.filter(pk=round_id, plays__player=player).first()
+                if dealt is None:
+                    raise RoundError("round_unknown")
+                if dealt.state in (Round.State.SETTLED, Round.State.LOCKED):
+                    return None
+                raise RoundError("betting_closed")
+        elif current is None:
+            if after is not None and any(
+                p.round_id > after and p.round.state != Round.State.BETTING for p in plays
+            ):
+                return None
+            current = betting.open_from_layout(table=table, player=player, plays=plays)
+        current.player = player
+        current.round.table = table
+        result = lock_betting_round(current.round, [current], escrowed=False)
+    fault_point("after_stake")
+    result.round = round_settle(
+        round_id=result.round.pk,
+        completion=Round.Completion.PLAYED,
+        plays=getattr(result.round, "locked_plays", None),
+    )
     return result
 
 

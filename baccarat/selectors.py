@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
@@ -166,8 +166,31 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     )
 
 
+def layout_state(*, table: Table, player: User, layout: Any) -> TableState:
+    """The view after an edit of the layout (:class:`baccarat.betting.Layout`), from what
+    the edit read: only the shoe may need a query, when the last round's shoe has ended."""
+    last_shoe = layout.last.round.shoe if layout.last is not None else None
+    shoe = (
+        last_shoe
+        if last_shoe is not None and not last_shoe.is_finished
+        else shoe_open(table=table, player=player)
+    )
+    return TableState(
+        table=table,
+        stack=layout.stack,
+        wallet=layout.wallet,
+        play=layout.play,
+        stakes={bet.kind: bet.stake for bet in layout.play.bets.all()},
+        carried=False,
+        last=layout.last,
+        in_play=None,
+        shoe=shoe,
+    )
+
+
 def shoe_results(*, table: Table, player: User) -> list[Round]:
-    """The statistics of the shoe in play: its settled rounds, oldest first.
+    """The statistics of the shoe in play: its settled rounds, oldest first, at most
+    ``STATS_LENGTH`` shown and one more read (the first of the previous panel).
 
     At a cut-card table the player's current shoe (the one their last round came from);
     at a table that reshuffles every coup, the player's recent rounds there.
@@ -187,7 +210,7 @@ def shoe_results(*, table: Table, player: User) -> list[Round]:
             "banker_cards",
             "natural",
             "shoe_id",
-        ).order_by("-pk")[:STATS_LENGTH]
+        ).order_by("-pk")[: STATS_LENGTH + 1]
     )
     results.reverse()
     return results

@@ -8,9 +8,12 @@ only with a page or when a coup ends, and cached per last settled round and lang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -27,7 +30,7 @@ from baccarat.engine.roads import (
 )
 from baccarat.full_state import shared_shoe_results
 from baccarat.models import Round
-from baccarat.selectors import shoe_results
+from baccarat.selectors import STATS_LENGTH, shoe_results
 
 LETTER = {"player": "P", "banker": "B", "tie": "T"}
 CELL = 20  # SVG units per grid cell
@@ -56,16 +59,8 @@ class RoadView:
         return ROWS * CELL
 
     @property
-    def grid_x(self) -> list[int]:
-        return [i * CELL for i in range(self.columns + 1)]
-
-    @property
-    def grid_y(self) -> list[int]:
-        return [i * CELL for i in range(ROWS + 1)]
-
-    @property
     def marks(self) -> list[dict[str, Any]]:
-        """Each cell with its SVG centre, for the template."""
+        """Each cell with its SVG centre."""
         half = CELL // 2
         return [
             {
@@ -77,17 +72,113 @@ class RoadView:
             for cell in self.cells
         ]
 
+    def svg_marks(self) -> SafeString:
+        """The marks as SVG elements. Built here, not in a template loop: a shoe's five
+        roads hold hundreds of marks, and each deal draws them anew. Marks carry letters
+        or shapes besides colour: red solid, blue with a dot."""
+        parts = []
+        for m in self.marks:
+            x, y, value, ties = m["x"], m["y"], escape(m["value"]), m["ties"]
+            if self.name == "bead":
+                parts.append(
+                    f'<circle class="bead bead-{value}" cx="{x}" cy="{y}" r="8.5"></circle>'
+                    f'<text class="bead-letter" x="{x}" y="{y + 4}" text-anchor="middle">'
+                    f"{value}</text>"
+                )
+                continue
+            if self.name == "big":
+                parts.append(
+                    f'<circle class="big big-{value}" cx="{x}" cy="{y}" r="7.5"></circle>'
+                    f'<text class="big-letter big-letter-{value}" x="{x}" y="{y + 3}" '
+                    f'text-anchor="middle">{value}</text>'
+                )
+                if ties:
+                    parts.append(_tie_mark(x, y, ties))
+                continue
+            if self.name == "cockroach_pig":
+                parts.append(
+                    f'<line class="roach roach-{value}" x1="{x - 6}" y1="{y + 6}" '
+                    f'x2="{x + 6}" y2="{y - 6}"></line>'
+                )
+            else:
+                shape = "eye" if self.name == "big_eye_boy" else "small"
+                parts.append(
+                    f'<circle class="{shape} {shape}-{value}" cx="{x}" cy="{y}" r="6"></circle>'
+                )
+            if m["value"] == "blue":
+                light = " dot-light" if self.name == "small_road" else ""
+                parts.append(f'<circle class="dot{light}" cx="{x}" cy="{y}" r="1.8"></circle>')
+        if self.pending_ties:
+            parts.append(_tie_mark(CELL // 2, CELL // 2, self.pending_ties))
+        return mark_safe("".join(parts))  # noqa: S308  (numbers and escaped values only)
 
-@dataclass
+
+def _tie_mark(x: int, y: int, ties: int) -> str:
+    """A tie on a big road entry: a slash, and the count when more than one."""
+    mark = f'<line class="tie-mark" x1="{x - 7}" y1="{y + 7}" x2="{x + 7}" y2="{y - 7}"></line>'
+    if ties > 1:
+        mark += f'<text class="tie-count" x="{x + 6}" y="{y - 3}">{ties}</text>'
+    return mark
+
+
 class ShoeBoard:
-    rounds: list[Round]
-    stats: ShoeStatistics
-    roads: list[RoadView] = field(default_factory=list)
-    asks: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    """What the statistics panel shows of a shoe's settled rounds (oldest first).
+
+    Computed when first read: the panel's template is cached, and a cached panel needs
+    nothing but its keys (``last_round_id``, ``signature``).
+    """
+
+    def __init__(self, rounds: list[Round]) -> None:
+        self.rounds = rounds
 
     @property
     def last_round_id(self) -> int:
         return self.rounds[-1].pk if self.rounds else 0
+
+    @cached_property
+    def signature(self) -> str:
+        """All the counts and roads depend on: each coup's outcome, natural and pairs.
+        Boards with the same signature show the same counts and roads (most of all at a
+        table with a new shoe every coup: a handful of one-coup boards)."""
+        return "".join(
+            f"{LETTER.get(r.outcome, '-')}{int(bool(r.natural))}"
+            f"{int(_pair(r.player_cards))}{int(_pair(r.banker_cards))}"
+            for r in self.rounds
+        )
+
+    @cached_property
+    def _outcomes(self) -> list[str]:
+        return [LETTER[r.outcome] for r in self.rounds if r.outcome in LETTER]
+
+    @cached_property
+    def stats(self) -> ShoeStatistics:
+        return shoe_statistics(
+            self._outcomes,
+            naturals=[r.natural for r in self.rounds],
+            pairs=[(_pair(r.player_cards), _pair(r.banker_cards)) for r in self.rounds],
+        )
+
+    @cached_property
+    def roads(self) -> list[RoadView]:
+        outcomes = self._outcomes
+        road = big_road(outcomes)
+        pending = 0 if road.columns else road.leading_ties
+        views = [
+            RoadView(
+                "bead",
+                bead_plate(outcomes),
+                ", ".join(map(_sides().__getitem__, outcomes)) or _("No coups yet."),
+            ),
+            RoadView("big", road.cells, _describe_big(road.columns, pending), pending_ties=pending),
+        ]
+        for name, k in DERIVED.items():
+            cells = derived_road(road, k)
+            views.append(RoadView(name, cells, _describe_marks(cells)))
+        return views
+
+    @cached_property
+    def asks(self) -> dict[str, dict[str, str | None]]:
+        return {side: dict(marks) for side, marks in predictions(self._outcomes).items()}
 
     def road(self, name: str) -> RoadView:
         return next(road for road in self.roads if road.name == name)
@@ -102,8 +193,13 @@ def _pair(cards: str) -> bool:
     return len(codes) >= 2 and codes[0][0] == codes[1][0]
 
 
+def _sides() -> dict[str, str]:
+    """The sides' names in the active language, once per description."""
+    return {"P": _("Player"), "B": _("Banker"), "T": _("Tie")}
+
+
 def _side(value: str) -> str:
-    return {"P": _("Player"), "B": _("Banker"), "T": _("Tie")}[value]
+    return _sides()[value]
 
 
 def _describe_big(columns: list[list[tuple[str, int]]], pending_ties: int = 0) -> str:
@@ -130,41 +226,30 @@ def _describe_marks(cells: list[Cell]) -> str:
 
 def shoe_board(rounds: list[Round]) -> ShoeBoard:
     """The statistics panel of a shoe's settled rounds (oldest first)."""
-    outcomes = [LETTER[r.outcome] for r in rounds if r.outcome in LETTER]
-    stats = shoe_statistics(
-        outcomes,
-        naturals=[r.natural for r in rounds],
-        pairs=[(_pair(r.player_cards), _pair(r.banker_cards)) for r in rounds],
-    )
-    road = big_road(outcomes)
-    board = ShoeBoard(rounds=rounds, stats=stats)
-    board.roads.append(
-        RoadView(
-            "bead",
-            bead_plate(outcomes),
-            ", ".join(_side(o) for o in outcomes) or _("No coups yet."),
-        )
-    )
-    pending = 0 if road.columns else road.leading_ties
-    board.roads.append(
-        RoadView("big", road.cells, _describe_big(road.columns, pending), pending_ties=pending)
-    )
-    for name, k in DERIVED.items():
-        cells = derived_road(road, k)
-        board.roads.append(RoadView(name, cells, _describe_marks(cells)))
-    board.asks = {side: dict(marks) for side, marks in predictions(outcomes).items()}
-    return board
+    return ShoeBoard(rounds)
 
 
-def results_context(rounds: list[Round] | None, *, key: str, just_dealt: bool) -> dict[str, Any]:
+def results_context(
+    rounds: list[Round] | None, *, key: str, just_dealt: bool, window: int | None = None
+) -> dict[str, Any]:
     """The statistics panel's context: the board of the shoe's rounds, and the board from
-    before the coup just dealt (shown until its cards are turned)."""
+    before the coup just dealt (shown until its cards are turned).
+
+    ``window``: show only the last so many rounds, ``rounds`` holding one more (the board
+    before the coup is then the very board the previous deal showed, and its cached
+    fragments are used again).
+    """
     if rounds is None:
         return {"results": None}
+    shown = rounds[-window:] if window else rounds
     return {
-        "results": rounds,
-        "board": shoe_board(rounds),
-        "board_before": shoe_board(rounds[:-1]) if just_dealt and rounds else None,
+        "results": shown,
+        "board": shoe_board(shown),
+        "board_before": (
+            shoe_board(rounds[:-1][-window:] if window else rounds[:-1])
+            if just_dealt and rounds
+            else None
+        ),
         "board_key": key,
     }
 
@@ -177,7 +262,7 @@ def lobby_roads(tables: list[Any], viewer: Any) -> dict[int, RoadView]:
         if table.kind == "full":
             rounds = shared_shoe_results(table)
         elif viewer.is_authenticated:
-            rounds = shoe_results(table=table, player=viewer)
+            rounds = shoe_results(table=table, player=viewer)[-STATS_LENGTH:]
         else:
             continue
         if rounds:

@@ -63,6 +63,7 @@ def _render_table(
     notices: list[str] | None = None,
     settled: Play | None = None,
     confirm_exit: bool = False,
+    layout: betting.Layout | None = None,
 ) -> HttpResponse:
     """The table page, or its ``board`` partial for HTMX.
 
@@ -70,7 +71,10 @@ def _render_table(
     full page and, out of band, with the answer to a DEAL, when a coup has ended.
     """
     player = request.user
-    state = selectors.table_state(table=table, player=player, settled=settled)  # type: ignore[arg-type]
+    if layout is not None:
+        state = selectors.layout_state(table=table, player=player, layout=layout)  # type: ignore[arg-type]
+    else:
+        state = selectors.table_state(table=table, player=player, settled=settled)  # type: ignore[arg-type]
     practice = selectors.practice_of(table)
     if practice is not None and just_dealt:
         practice.refresh_from_db()  # the deal counted a hand and may have ended it
@@ -106,6 +110,7 @@ def _render_table(
             else None,
             key=f"t{table.pk}:p{player.pk}",
             just_dealt=just_dealt,
+            window=selectors.STATS_LENGTH,
         ),
     }
     template = "baccarat/table.html" if full_page else "baccarat/table_update.html"
@@ -141,38 +146,29 @@ def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
     if table.kind == Table.Kind.FULL:
         return full_views.full_bet(request, table)
     form = BetForm(request.POST, table=table)
+    layout = None
     if form.is_valid():
+        edit = betting.chip_edit(
+            kind=form.cleaned_data["spot"],
+            amount=form.cleaned_data["amount"],
+            take_back=form.cleaned_data["take_back"],
+        )
         try:
-            round = betting.round_open(table=table, player=request.user, repeat_last=True)  # type: ignore[arg-type]
-            if form.cleaned_data["take_back"]:
-                betting.bet_remove(
-                    round=round,
-                    player=request.user,  # type: ignore[arg-type]
-                    kind=form.cleaned_data["spot"],
-                    amount=form.cleaned_data["amount"],
-                )
-            else:
-                betting.bet_place_on_layout(
-                    round=round,
-                    player=request.user,  # type: ignore[arg-type]
-                    kind=form.cleaned_data["spot"],
-                    amount=form.cleaned_data["amount"],
-                )
+            layout = betting.layout_edit(table=table, player=request.user, edit=edit)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
-    return _after_action(request, table, form)
+    return _after_action(request, table, form, layout=layout)
 
 
-def _betting_action(request: HttpRequest, slug: str, action: Any) -> HttpResponse:
-    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+def _betting_action(request: HttpRequest, table: Table, edit: betting.LayoutEdit) -> HttpResponse:
     form = EmptyForm(request.POST)
+    layout = None
     if form.is_valid():
         try:
-            round = betting.round_open(table=table, player=request.user, repeat_last=True)  # type: ignore[arg-type]
-            action(round=round, player=request.user)
+            layout = betting.layout_edit(table=table, player=request.user, edit=edit)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
-    return _after_action(request, table, form)
+    return _after_action(request, table, form, layout=layout)
 
 
 @login_required
@@ -181,7 +177,7 @@ def table_clear(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     if table.kind == Table.Kind.FULL:
         return full_views.full_clear(request, table)
-    return _betting_action(request, slug, betting.bets_clear)
+    return _betting_action(request, table, betting.clear_edit)
 
 
 @login_required
@@ -190,27 +186,7 @@ def table_rebet(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     if table.kind == Table.Kind.FULL:
         return full_views.full_rebet(request, table)
-    return _betting_action(request, slug, betting.bets_rebet)
-
-
-def _round_to_deal(table: Table, player: Any, form: DealForm) -> Round | None:
-    """The round a DEAL press means; ``None`` when it was dealt already (a double press).
-
-    The form names the BETTING round it deals (``round``), or, when the layout showed the
-    last round's bets (seed 002's repeat), that last round (``after``): the first press
-    opens a round with those bets, a second press of the same page finds a newer round
-    and deals nothing.
-    """
-    mine = Round.objects.filter(table=table, plays__player=player)
-    round_id, after = form.cleaned_data["round"], form.cleaned_data["after"]
-    if round_id is not None:
-        round = mine.filter(pk=round_id).first()
-        if round is None:
-            raise RoundError("round_unknown")
-        return None if round.state == Round.State.SETTLED else round
-    if after is not None and mine.filter(pk__gt=after).exclude(state=Round.State.BETTING).exists():
-        return None
-    return betting.round_open(table=table, player=player, repeat_last=True)
+    return _betting_action(request, table, betting.rebet_edit)
 
 
 @login_required
@@ -224,9 +200,13 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
     settled: Play | None = None
     if form.is_valid():
         try:
-            round = _round_to_deal(table, request.user, form)
-            if round is not None:
-                result = rounds.round_play(round_id=round.pk)
+            result = rounds.layout_deal(
+                table=table,
+                player=request.user,
+                round_id=form.cleaned_data["round"],
+                after=form.cleaned_data["after"],
+            )
+            if result is not None:
                 # Render the result from the plays the settle loaded, not read again.
                 settled = next(
                     (

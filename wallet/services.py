@@ -177,8 +177,13 @@ def post(
     legs: Sequence[Leg],
     player: User | None = None,
     round: Round | None = None,
+    first: bool = False,
 ) -> Transaction:
     """Write one balanced transaction; the primitive every service uses.
+
+    ``first``: the caller holds the lock that makes this reference new (a round's stake
+    while the round row is locked in BETTING, its settlement while it is LOCKED), so the
+    look for an original is skipped; the unique reference still refuses a second one.
 
     The returned transaction carries ``posted_entries``: its entries with their
     accounts (the original's on a replay).
@@ -195,9 +200,13 @@ def post(
     if not legs:
         raise InvalidAmount()
     if transaction.get_connection().in_atomic_block:
-        return _post(kind=kind, reference=reference, legs=legs, player=player, round=round)
+        return _post(
+            kind=kind, reference=reference, legs=legs, player=player, round=round, first=first
+        )
     with transaction.atomic():
-        return _post(kind=kind, reference=reference, legs=legs, player=player, round=round)
+        return _post(
+            kind=kind, reference=reference, legs=legs, player=player, round=round, first=first
+        )
 
 
 def _post(
@@ -207,13 +216,14 @@ def _post(
     legs: Sequence[Leg],
     player: User | None,
     round: Round | None,
+    first: bool,
 ) -> Transaction:
     # Locks first, in primary-key order: a concurrent retry with the same
     # reference waits here and then sees the committed original below.
     locked, wanted = _lock_accounts(legs)
     if not wanted:
         raise InvalidAmount()
-    existing = Transaction.objects.filter(reference=reference).first()
+    existing = None if first else Transaction.objects.filter(reference=reference).first()
     if existing is not None:
         entries = list(existing.entries.select_related("account"))
         done = _fingerprint((entry.account_id, entry.amount) for entry in entries)
@@ -351,7 +361,7 @@ def wallet_cash_out_all(*, player: User, table: Table) -> Transaction | None:
 
 
 def wallet_stake(
-    *, player: User, table: Table, round: Round, amount: int, reference: str
+    *, player: User, table: Table, round: Round, amount: int, reference: str, first: bool = False
 ) -> Transaction:
     """Escrow a committed stake: the player's stack to the table's escrow."""
     amount = check_amount(amount)
@@ -364,11 +374,19 @@ def wallet_stake(
         ],
         player=player,
         round=round,
+        first=first,
     )
 
 
 def wallet_settle(
-    *, player: User, table: Table, round: Round, stake: int, payout: int, reference: str
+    *,
+    player: User,
+    table: Table,
+    round: Round,
+    stake: int,
+    payout: int,
+    reference: str,
+    first: bool = False,
 ) -> Transaction:
     """Empty the escrowed ``stake``: ``payout`` to the stack, the difference to the house.
 
@@ -384,7 +402,12 @@ def wallet_settle(
     if stake != payout:
         legs.append(Leg(_house(table), stake - payout))
     return post(
-        kind=Transaction.Kind.SETTLE, reference=reference, legs=legs, player=player, round=round
+        kind=Transaction.Kind.SETTLE,
+        reference=reference,
+        legs=legs,
+        player=player,
+        round=round,
+        first=first,
     )
 
 
