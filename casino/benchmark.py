@@ -10,6 +10,7 @@ tops their wallets up to the buy-in with a deposit of its own.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import time
@@ -19,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 
 from baccarat.audit import audit_all
@@ -64,6 +65,36 @@ def add_common_arguments(parser: CommandParser) -> None:
     )
 
 
+def funded_player(username: str, hashed: str, *, buy_in: int, reference: str) -> Any:
+    """A load-test player ``username`` with the run's password (``hashed``), active, and a
+    wallet topped up to ``buy_in`` euros by a deposit of the run (``reference``)."""
+    user, created = get_user_model().objects.get_or_create(username=username)
+    user.password = hashed
+    user.is_active = True
+    user.save(update_fields=["password", "is_active"])
+    if created:
+        wallet.wallet_open_for_new_player(player=user)
+    short = buy_in * 100 - wallet_balance(player=user)
+    if short > 0:
+        wallet.wallet_deposit(player=user, amount=short, reference=f"{reference}:{user.pk}")
+    return user
+
+
+def report(command: BaseCommand, summary: dict[str, Any], *, as_json: bool) -> None:
+    """Write a run's summary (one JSON object, or the command's own printout); fail the
+    command on any error or ledger violation."""
+    if as_json:
+        command.stdout.write(json.dumps(summary))
+    else:
+        command._print(summary)  # type: ignore[attr-defined]
+    violations = summary["ledger"]["violations"]
+    if summary["errors"] or violations:
+        first = (summary["error_samples"] + violations)[:3]
+        raise CommandError(
+            f"{summary['errors']} error(s), {len(violations)} ledger violation(s): {first}"
+        )
+
+
 def pid_list(value: str) -> list[int]:
     try:
         return [int(part) for part in value.split(",") if part.strip()]
@@ -91,7 +122,6 @@ def setup(options: dict[str, Any], *, rounds_per_player: int) -> Setup:
     buy_in = min(rounds_per_player * CHIP // 100 + 100, settings.CASINO_MAX_LIMIT // 100)
     password = secrets.token_urlsafe(18)
     hashed = make_password(password)  # hashed once: one slow hash for every player
-    users = get_user_model().objects
     players = []
     with transaction.atomic():
         table = Table.objects.create(
@@ -103,16 +133,7 @@ def setup(options: dict[str, Any], *, rounds_per_player: int) -> Setup:
             sort_order=900,
         )
         for i in range(1, count + 1):
-            user, created = users.get_or_create(username=f"bench-{i}")
-            user.password = hashed
-            user.is_active = True
-            user.save(update_fields=["password", "is_active"])
-            if created:
-                wallet.wallet_open_for_new_player(player=user)
-            short = buy_in * 100 - wallet_balance(player=user)
-            if short > 0:
-                reference = f"bench:{slug}:{user.pk}"
-                wallet.wallet_deposit(player=user, amount=short, reference=reference)
+            user = funded_player(f"bench-{i}", hashed, buy_in=buy_in, reference=f"bench:{slug}")
             players.append(Player(user.username, password))
     base_url = options["base_url"].rstrip("/")
     plan = Plan(

@@ -18,7 +18,6 @@ password and tops their wallets up to the buy-in with a deposit of its own.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -27,7 +26,6 @@ from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
@@ -38,8 +36,7 @@ from baccarat.bots import CHIP, BotSpec, Metrics, Plan, bots_run
 from baccarat.loadclient import behind_proxy as _behind_proxy
 from baccarat.loadclient import percentiles as _percentiles
 from baccarat.models import Seat, Table
-from wallet import services as wallet
-from wallet.selectors import wallet_balance
+from casino import benchmark
 
 DECKS = 8
 ERRORS_SHOWN = 20
@@ -105,16 +102,7 @@ class Command(BaseCommand):
         if not options["keep"]:
             Table.objects.filter(slug__in=slugs).update(is_active=False)
         summary = _summary(metrics, plan, tag=tag, tables=tables, seats=seats)
-        if options["json"]:
-            self.stdout.write(json.dumps(summary, indent=None))
-        else:
-            self._print(summary)
-        violations = summary["ledger"]["violations"]
-        if summary["errors"] or violations:
-            first = (summary["error_samples"] + violations)[:3]
-            raise CommandError(
-                f"{summary['errors']} error(s), {len(violations)} ledger violation(s): {first}"
-            )
+        benchmark.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
@@ -160,7 +148,6 @@ def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: in
     password = secrets.token_urlsafe(18)
     hashed = make_password(password)  # hashed once: one slow hash for every bot
     buy_in = min(max(100, 3 * CHIP // 100 * rounds), settings.CASINO_MAX_LIMIT // 100)
-    users = get_user_model().objects
     specs = []
     with transaction.atomic():
         for i, slug in enumerate(slugs, start=1):
@@ -180,16 +167,9 @@ def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: in
                 sort_order=900,
             )
             for j in range(1, seats + 1):
-                user, created = users.get_or_create(username=f"bot-{i}-{j}")
-                user.password = hashed
-                user.is_active = True
-                user.save(update_fields=["password", "is_active"])
-                if created:
-                    wallet.wallet_open_for_new_player(player=user)
-                short = buy_in * 100 - wallet_balance(player=user)
-                if short > 0:
-                    reference = f"bots:{slug}:{user.pk}"
-                    wallet.wallet_deposit(player=user, amount=short, reference=reference)
+                user = benchmark.funded_player(
+                    f"bot-{i}-{j}", hashed, buy_in=buy_in, reference=f"bots:{slug}"
+                )
                 specs.append(BotSpec(user.username, password, slug, j, buy_in))
     return specs
 

@@ -23,7 +23,6 @@ so start the server with ``CASINO_RATE_TABLE=`` (off) or a high limit.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
@@ -73,16 +72,7 @@ class Command(BaseCommand):
             quiet.setLevel(level)
         summary = _summary(run, meter, run_setup, options)
         summary |= benchmark.finish(run_setup, options)
-        if options["json"]:
-            self.stdout.write(json.dumps(summary))
-        else:
-            self._print(summary)
-        violations = summary["ledger"]["violations"]
-        if summary["errors"] or violations:
-            first = (summary["error_samples"] + violations)[:3]
-            raise CommandError(
-                f"{summary['errors']} error(s), {len(violations)} ledger violation(s): {first}"
-            )
+        benchmark.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write

@@ -14,7 +14,6 @@ errors (the goal: none) and the ledger audit; non-zero exit on an error or a vio
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from typing import Any
@@ -99,16 +98,7 @@ class Command(BaseCommand):
             quiet.setLevel(level)
         summary = _summary(run, samples, rate=rate, warmup=warmup, run_setup=run_setup)
         summary |= benchmark.finish(run_setup, options)
-        if options["json"]:
-            self.stdout.write(json.dumps(summary))
-        else:
-            self._print(summary)
-        violations = summary["ledger"]["violations"]
-        if summary["errors"] or violations:
-            first = (summary["error_samples"] + violations)[:3]
-            raise CommandError(
-                f"{summary['errors']} error(s), {len(violations)} ledger violation(s): {first}"
-            )
+        benchmark.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
