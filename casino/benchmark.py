@@ -95,6 +95,21 @@ def report(command: BaseCommand, summary: dict[str, Any], *, as_json: bool) -> N
         )
 
 
+def print_outcome(out: Any, s: dict[str, Any]) -> None:
+    """The end of a run's printout: its errors by kind and the ledger audit."""
+    out(f"Errors: {s['errors']}")
+    for kind, count in s["error_kinds"].items():
+        out(f"  {count:>5} x {kind}")
+    ledger = s["ledger"]
+    verdict = "clean" if ledger["clean"] else f"{len(ledger['violations'])} violation(s)"
+    out(
+        f"Ledger: {verdict} ({ledger['transactions']} transactions, {ledger['accounts']} "
+        f"accounts, {ledger['rounds']} finished rounds checked)."
+    )
+    for violation in ledger["violations"][:20]:
+        out(f"  {violation}")
+
+
 def pid_list(value: str) -> list[int]:
     try:
         return [int(part) for part in value.split(",") if part.strip()]

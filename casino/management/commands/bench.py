@@ -104,17 +104,7 @@ class Command(BaseCommand):
             f"Database: {s['rounds_settled']} rounds settled at the table, "
             f"{s['rounds_locked']} locked."
         )
-        out(f"Errors: {s['errors']}")
-        for kind, count in s["error_kinds"].items():
-            out(f"  {count:>5} x {kind}")
-        ledger = s["ledger"]
-        verdict = "clean" if ledger["clean"] else f"{len(ledger['violations'])} violation(s)"
-        out(
-            f"Ledger: {verdict} ({ledger['transactions']} transactions, {ledger['accounts']} "
-            f"accounts, {ledger['rounds']} finished rounds checked)."
-        )
-        for violation in ledger["violations"][:20]:
-            out(f"  {violation}")
+        benchmark.print_outcome(out, s)
 
 
 def _summary(

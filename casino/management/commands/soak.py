@@ -126,15 +126,7 @@ class Command(BaseCommand):
                 f"  {name}: {r['count']} requests, p50 {benchmark.ms(r['p50'])} ms, "
                 f"p99 {benchmark.ms(r['p99'])} ms"
             )
-        out(f"Errors: {s['errors']}")
-        for kind, count in s["error_kinds"].items():
-            out(f"  {count:>5} x {kind}")
-        ledger = s["ledger"]
-        verdict = "clean" if ledger["clean"] else f"{len(ledger['violations'])} violation(s)"
-        out(
-            f"Ledger: {verdict} ({ledger['transactions']} transactions, {ledger['accounts']} "
-            f"accounts, {ledger['rounds']} finished rounds checked)."
-        )
+        benchmark.print_outcome(out, s)
 
 
 def _summary(
