@@ -84,3 +84,61 @@ def test_ties_before_the_first_coup_show_on_the_big_road() -> None:
     big = shoe_board([coup("tie"), coup("tie"), coup("player")]).big
     assert big.pending_ties == 0 and big.cells[0].ties == 2
     assert big.description == "Player 1 (2 ties)"
+
+
+def _coups(*outcomes: str) -> list[Any]:
+    from types import SimpleNamespace
+
+    return [
+        SimpleNamespace(
+            pk=i, outcome=o, natural=i % 3 == 0, player_cards="2S 2H", banker_cards="4C 5D"
+        )
+        for i, o in enumerate(outcomes, start=1)
+    ]
+
+
+def test_the_marks_carry_letters_shapes_and_ties() -> None:
+    from baccarat.statistics import shoe_board
+
+    board = shoe_board(_coups("banker", "tie", "tie", "banker", "player", "player", "banker"))
+    svg = {road.name: str(road.svg_marks()) for road in board.roads}
+    assert svg["bead"].count('<circle class="bead bead-B"') == 3
+    assert '<text class="bead-letter" x="10" y="14" text-anchor="middle">B</text>' in svg["bead"]
+    # Two ties on the first banker entry: the slash and the count beside it.
+    assert svg["big"].count('class="tie-mark"') == 1 and ">2</text>" in svg["big"]
+    for name, shape in (("big_eye_boy", "eye"), ("small_road", "small")):
+        cells = board.road(name).cells
+        assert svg[name].count(f'<circle class="{shape} {shape}-') == len(cells)
+        blue = sum(cell.value == "blue" for cell in cells)
+        assert svg[name].count('class="dot') == blue
+    assert svg["cockroach_pig"].count('<line class="roach roach-') == len(
+        board.road("cockroach_pig").cells
+    )
+
+
+def test_boards_that_show_the_same_share_a_signature() -> None:
+    """The roads' fragment is cached by what it shows: the same outcomes, naturals and
+    pairs give the same signature whatever the rounds' cards or ids; any change differs."""
+    from baccarat.statistics import shoe_board
+
+    a, b = _coups("player", "banker"), _coups("player", "banker")
+    for coup in b:
+        coup.pk += 100
+        coup.banker_cards = "6C 7D"  # other cards, still no pair
+    assert shoe_board(a).signature == shoe_board(b).signature
+    b[0].banker_cards = "7C 7D"  # a banker pair now
+    assert shoe_board(a).signature != shoe_board(b).signature
+    assert shoe_board(a).signature != shoe_board(_coups("player", "tie")).signature
+
+
+def test_the_board_before_a_coup_is_the_previous_panel() -> None:
+    """With a window of the last N coups, the panel shown until the cards are turned is
+    exactly the one the previous deal showed (so its cached fragments serve again)."""
+    from baccarat.statistics import results_context
+
+    coups = _coups(*["player", "banker", "tie"] * 30)  # 90 coups, a window of 60
+    before = results_context(coups[:-1], key="k", just_dealt=False, window=60)
+    after = results_context(coups, key="k", just_dealt=True, window=60)
+    assert len(after["board"].rounds) == 60 and after["board"].rounds[-1] is coups[-1]
+    assert after["board_before"].rounds == before["board"].rounds
+    assert after["board_before"].signature == before["board"].signature
