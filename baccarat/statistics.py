@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.utils.html import escape
+from django.utils.html import escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from baccarat.card_names import cards_named
 from baccarat.engine.roads import (
     DERIVED,
     ROWS,
@@ -34,6 +35,11 @@ from baccarat.selectors import STATS_LENGTH, shoe_results
 
 LETTER = {"player": "P", "banker": "B", "tie": "T"}
 CELL = 20  # SVG units per grid cell
+# A hand in the table of coups: its codes, the same in words for a screen reader, the total.
+HAND_CELL = (
+    '<td><span aria-hidden="true">{}</span><span class="visually-hidden">{}</span> ({})</td>'
+)
+COUP_ROW = '<tr><td class="num">{}</td>' + HAND_CELL * 2 + "<td>{}{}</td></tr>"
 MIN_COLUMNS = 12
 
 
@@ -179,6 +185,30 @@ class ShoeBoard:
     @cached_property
     def asks(self) -> dict[str, dict[str, str | None]]:
         return {side: dict(marks) for side, marks in predictions(self._outcomes).items()}
+
+    def coup_rows(self) -> SafeString:
+        """The rows of the table of coups: hand, each side's cards (codes, and words for
+        a screen reader) with its total, the result. Built here, not in a template loop:
+        up to sixty rows drawn anew with every coup."""
+        natural = _("Natural")
+        return format_html_join(
+            "",
+            COUP_ROW,
+            (
+                (
+                    r.hand_number,
+                    r.player_cards,
+                    cards_named(r.player_cards),
+                    r.player_total,
+                    r.banker_cards,
+                    cards_named(r.banker_cards),
+                    r.banker_total,
+                    r.get_outcome_display(),
+                    f" · {natural}" if r.natural else "",
+                )
+                for r in self.rounds
+            ),
+        )
 
     def road(self, name: str) -> RoadView:
         return next(road for road in self.roads if road.name == name)

@@ -38,6 +38,10 @@ def test_the_panel_shows_counts_roads_asks_and_coups(
     assert "Ask Player" in panel and "Ask Banker" in panel
     for r in played:
         assert r.player_cards in panel and r.banker_cards in panel
+        row = panel.split(f'<td class="num">{r.hand_number}</td>', 1)[1].split("</tr>", 1)[0]
+        assert f'<span aria-hidden="true">{r.player_cards}</span>' in row
+        assert f"({r.player_total})" in row and f"({r.banker_total})" in row
+        assert r.get_outcome_display() in row and ("Natural" in row) == r.natural
     # The big road in words, for a screen reader.
     assert "<desc id=" in panel
 

@@ -22,6 +22,8 @@ from django.db.models import Model
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from baccarat.models import Bet, Play, Round, Table
 from casino.accounts.models import User
@@ -183,6 +185,13 @@ class Command(BaseCommand):
         }
         support_client = Client()
         support_client.force_login(staff)
+        # As after the second factor: staff pages ask for it (CASINO_STAFF_OTP_REQUIRED).
+        device, _ = TOTPDevice.objects.get_or_create(
+            user=staff, name="Benchmark", defaults={"confirmed": True}
+        )
+        session = support_client.session
+        session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
         player_client = Client()
         player_client.force_login(player)
         cases = [
