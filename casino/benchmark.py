@@ -10,7 +10,6 @@ tops their wallets up to the buy-in with a deposit of its own.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import time
@@ -18,18 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection, transaction
 
+from baccarat import loadrun
 from baccarat.audit import audit_all
 from baccarat.bench import Plan, Player
 from baccarat.loadclient import behind_proxy
 from baccarat.models import Round, Table
 from casino import processes
-from wallet import services as wallet
-from wallet.selectors import wallet_balance
 
 CHIP = 500  # cents: one chip of 5 € per round
 
@@ -63,51 +60,6 @@ def add_common_arguments(parser: CommandParser) -> None:
         default=None,
         help="Send X-Forwarded-Proto: https (default: when the settings trust it).",
     )
-
-
-def funded_player(username: str, hashed: str, *, buy_in: int, reference: str) -> Any:
-    """A load-test player ``username`` with the run's password (``hashed``), active, and a
-    wallet topped up to ``buy_in`` euros by a deposit of the run (``reference``)."""
-    user, created = get_user_model().objects.get_or_create(username=username)
-    user.password = hashed
-    user.is_active = True
-    user.save(update_fields=["password", "is_active"])
-    if created:
-        wallet.wallet_open_for_new_player(player=user)
-    short = buy_in * 100 - wallet_balance(player=user)
-    if short > 0:
-        wallet.wallet_deposit(player=user, amount=short, reference=f"{reference}:{user.pk}")
-    return user
-
-
-def report(command: BaseCommand, summary: dict[str, Any], *, as_json: bool) -> None:
-    """Write a run's summary (one JSON object, or the command's own printout); fail the
-    command on any error or ledger violation."""
-    if as_json:
-        command.stdout.write(json.dumps(summary))
-    else:
-        command._print(summary)  # type: ignore[attr-defined]
-    violations = summary["ledger"]["violations"]
-    if summary["errors"] or violations:
-        first = (summary["error_samples"] + violations)[:3]
-        raise CommandError(
-            f"{summary['errors']} error(s), {len(violations)} ledger violation(s): {first}"
-        )
-
-
-def print_outcome(out: Any, s: dict[str, Any]) -> None:
-    """The end of a run's printout: its errors by kind and the ledger audit."""
-    out(f"Errors: {s['errors']}")
-    for kind, count in s["error_kinds"].items():
-        out(f"  {count:>5} x {kind}")
-    ledger = s["ledger"]
-    verdict = "clean" if ledger["clean"] else f"{len(ledger['violations'])} violation(s)"
-    out(
-        f"Ledger: {verdict} ({ledger['transactions']} transactions, {ledger['accounts']} "
-        f"accounts, {ledger['rounds']} finished rounds checked)."
-    )
-    for violation in ledger["violations"][:20]:
-        out(f"  {violation}")
 
 
 def pid_list(value: str) -> list[int]:
@@ -148,7 +100,9 @@ def setup(options: dict[str, Any], *, rounds_per_player: int) -> Setup:
             sort_order=900,
         )
         for i in range(1, count + 1):
-            user = funded_player(f"bench-{i}", hashed, buy_in=buy_in, reference=f"bench:{slug}")
+            user = loadrun.funded_player(
+                f"bench-{i}", hashed, buy_in=buy_in, reference=f"bench:{slug}"
+            )
             players.append(Player(user.username, password))
     base_url = options["base_url"].rstrip("/")
     plan = Plan(

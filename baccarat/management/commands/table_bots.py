@@ -30,13 +30,12 @@ from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from baccarat import engine
+from baccarat import engine, loadrun
 from baccarat.audit import audit_all
 from baccarat.bots import CHIP, BotSpec, Metrics, Plan, bots_run
 from baccarat.loadclient import behind_proxy as _behind_proxy
 from baccarat.loadclient import percentiles as _percentiles
 from baccarat.models import Seat, Table
-from casino import benchmark
 
 DECKS = 8
 ERRORS_SHOWN = 20
@@ -102,7 +101,7 @@ class Command(BaseCommand):
         if not options["keep"]:
             Table.objects.filter(slug__in=slugs).update(is_active=False)
         summary = _summary(metrics, plan, tag=tag, tables=tables, seats=seats)
-        benchmark.report(self, summary, as_json=options["json"])
+        loadrun.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
@@ -167,7 +166,7 @@ def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: in
                 sort_order=900,
             )
             for j in range(1, seats + 1):
-                user = benchmark.funded_player(
+                user = loadrun.funded_player(
                     f"bot-{i}-{j}", hashed, buy_in=buy_in, reference=f"bots:{slug}"
                 )
                 specs.append(BotSpec(user.username, password, slug, j, buy_in))

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from baccarat import loadrun
 from baccarat.bench import Run, bench_run
 from baccarat.loadclient import percentiles
 from casino import benchmark
@@ -72,7 +73,7 @@ class Command(BaseCommand):
             quiet.setLevel(level)
         summary = _summary(run, meter, run_setup, options)
         summary |= benchmark.finish(run_setup, options)
-        benchmark.report(self, summary, as_json=options["json"])
+        loadrun.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
@@ -104,7 +105,7 @@ class Command(BaseCommand):
             f"Database: {s['rounds_settled']} rounds settled at the table, "
             f"{s['rounds_locked']} locked."
         )
-        benchmark.print_outcome(out, s)
+        loadrun.print_outcome(out, s)
 
 
 def _summary(

@@ -21,6 +21,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
+from baccarat import loadrun
 from baccarat.bench import soak_run
 from baccarat.loadclient import percentiles
 from casino import benchmark, processes
@@ -98,7 +99,7 @@ class Command(BaseCommand):
             quiet.setLevel(level)
         summary = _summary(run, samples, rate=rate, warmup=warmup, run_setup=run_setup)
         summary |= benchmark.finish(run_setup, options)
-        benchmark.report(self, summary, as_json=options["json"])
+        loadrun.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
@@ -126,7 +127,7 @@ class Command(BaseCommand):
                 f"  {name}: {r['count']} requests, p50 {benchmark.ms(r['p50'])} ms, "
                 f"p99 {benchmark.ms(r['p99'])} ms"
             )
-        benchmark.print_outcome(out, s)
+        loadrun.print_outcome(out, s)
 
 
 def _summary(
