@@ -184,13 +184,16 @@ def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
 def recent_plays(*, table: Table, player: User) -> list[Play]:
     """The player's two latest plays at ``table`` (void rounds aside), newest first, with
     their rounds, shoes and bets: the open round, the one in play, the last dealt."""
-    return list(
+    plays = list(
         Play.objects.filter(player=player, round__table=table)
         .exclude(round__state=Round.State.VOID)
         .select_related("round", "round__shoe")
         .prefetch_related("bets")
         .order_by("-round_id")[:2]
     )
+    for play in plays:
+        play.round.table = table  # the rules and chips are read from it: not again
+    return plays
 
 
 # (the round, its stakes now, whether they repeat the last round's, the last round's)

@@ -31,7 +31,7 @@ TABLE_PAGE_BUDGET = 9
 # A bet writes the round, the play and the bet when the layout opens one (one commit).
 # DEAL locks (stake, cards reserved) and commits, then settles and commits, then renders
 # the board (balances, shoe, the shoe's coups for the statistics). Measured steady
-# state, PostgreSQL / SQLite: bet 10-11 / 11-12, deal 29-31 / 30-32.
+# state, PostgreSQL / SQLite: bet 9-11 / 10-12, deal 29-31 / 30-32.
 BET_VIEW_BUDGET = 12
 DEAL_VIEW_BUDGET = 32
 
