@@ -241,9 +241,9 @@ def ticket_queue(request: HttpRequest) -> HttpResponse:
     page = Paginator(tickets.ticket_queue(closed=closed), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    return render(
-        request, "support/ticket_queue.html", {"form": form, "page": page, "closed": closed}
-    )
+    query = "show=closed" if closed else ""  # kept on the pages' links
+    context = {"form": form, "page": page, "closed": closed, "query": query}
+    return render(request, "support/ticket_queue.html", context)
 
 
 @support_required

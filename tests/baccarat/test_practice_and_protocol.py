@@ -128,3 +128,17 @@ def test_protocol_filter_bad_dates_shows_error(client: Any, seated: Any) -> None
         reverse("baccarat:protocol_list"), {"date_from": "2026-02-01", "date_to": "2026-01-01"}
     )
     assert b"The start date is after the end date." in response.content
+
+
+def test_protocol_pages_keep_the_filter(client: Any, seated: Any, table: Table) -> None:
+    """Past 25 rounds the list pages; Previous and Next keep the chosen filters."""
+    for _ in range(26):
+        _played_round(seated, table)
+    client.force_login(seated)
+    first = client.get(reverse("baccarat:protocol_list"), {"table": table.pk}).content.decode()
+    assert "Page 1 of 2" in first
+    assert f'href="?table={table.pk}&amp;page=2"' in first
+    second = client.get(reverse("baccarat:protocol_list"), {"table": table.pk, "page": 2})
+    assert f'href="?table={table.pk}&amp;page=1"' in second.content.decode()
+    unfiltered = client.get(reverse("baccarat:protocol_list")).content.decode()
+    assert 'href="?page=2"' in unfiltered
