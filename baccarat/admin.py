@@ -81,8 +81,9 @@ def table_close_release(table: Table) -> None:
 
 
 class HistoryReadOnly(admin.ModelAdmin):
-    """Game history is a record: staff read it, nobody adds, changes or deletes it here
-    (a correction is a new record: a void, a reversal)."""
+    """A record (game history, staff actions, table changes, players' requests): staff
+    read it, nobody adds, changes or deletes it here (a correction is a new record: a
+    void, a reversal)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

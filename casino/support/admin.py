@@ -3,15 +3,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from baccarat.admin import HistoryReadOnly
 from casino.support.models import StaffAction, TableChange, Ticket
 
 
 @admin.register(TableChange)
-class TableChangeAdmin(admin.ModelAdmin):
+class TableChangeAdmin(HistoryReadOnly):
     """The audit log: readable by table admins, writable by nobody."""
 
     list_display = ["changed_at", "table", "changed_by", "summary"]
@@ -30,18 +30,9 @@ class TableChangeAdmin(admin.ModelAdmin):
     def changes(self, obj: TableChange) -> Any:
         return format_html_join("", "<div><code>{}</code>: {} → {}</div>", obj.changed_fields())
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(StaffAction)
-class StaffActionAdmin(admin.ModelAdmin):
+class StaffActionAdmin(HistoryReadOnly):
     """What staff did (chat moderation, voids, exports, player pages viewed, answers to
     requests): readable, never changed or deleted."""
 
@@ -52,18 +43,9 @@ class StaffActionAdmin(admin.ModelAdmin):
     readonly_fields = ["created_at", "actor", "kind", "subject", "reason", "details"]
     fields = readonly_fields
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Ticket)
-class TicketAdmin(admin.ModelAdmin):
+class TicketAdmin(HistoryReadOnly):
     """Players' requests, for reading: support answers them in the support area."""
 
     list_display = ["created_at", "player", "round", "subject", "state", "answered_by"]
@@ -83,12 +65,3 @@ class TicketAdmin(admin.ModelAdmin):
         "closed_at",
     ]
     fields = readonly_fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
