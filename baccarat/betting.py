@@ -269,6 +269,8 @@ def chip_edit(*, kind: str, amount: int | None, take_back: bool) -> LayoutEdit:
 
     def edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> Stakes:
         if take_back:
+            if amount is not None and (type(amount) is not int or amount <= 0):
+                raise RoundError("not_a_chip")
             if kind not in engine.BetKind.__members__.values():
                 raise engine.UnknownBetKind(kind)
             if kind in stakes:
@@ -300,38 +302,26 @@ def rebet_edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> St
     return dict(last)
 
 
+def _round_edit(edit: LayoutEdit) -> Callable[[Round, Stakes], Stakes]:
+    """A layout edit for a round that repeats nothing (a full table's)."""
+    return lambda locked, stakes: edit(locked, stakes, False, {})
+
+
 def bet_place(*, round: Round, player: User, kind: str, amount: int) -> Round:
     """Add ``amount`` cents (whole chips) to the player's bet on ``kind``."""
-    if type(amount) is not int or amount <= 0 or amount % chip_unit(round.table):
-        raise RoundError("not_a_chip")
-
-    def edit(locked: Round, stakes: Stakes) -> Stakes:
-        if kind not in rules_of(locked).bet_kinds:
-            raise engine.UnknownBetKind(kind)
-        stakes[kind] = stakes.get(kind, 0) + amount
-        return stakes
-
-    return _edit_stakes(round=round, player=player, edit=edit)
+    edit = chip_edit(kind=kind, amount=amount, take_back=False)
+    return _edit_stakes(round=round, player=player, edit=_round_edit(edit))
 
 
 def bet_remove(*, round: Round, player: User, kind: str, amount: int | None = None) -> Round:
     """Take ``amount`` cents (or the whole bet) back from ``kind``."""
-    if amount is not None and (type(amount) is not int or amount <= 0):
-        raise RoundError("not_a_chip")
-
-    def edit(locked: Round, stakes: Stakes) -> Stakes:
-        if kind not in engine.BetKind.__members__.values():
-            raise engine.UnknownBetKind(kind)
-        if kind in stakes:
-            stakes[kind] = 0 if amount is None else max(0, stakes[kind] - amount)
-        return stakes
-
-    return _edit_stakes(round=round, player=player, edit=edit)
+    edit = chip_edit(kind=kind, amount=amount, take_back=True)
+    return _edit_stakes(round=round, player=player, edit=_round_edit(edit))
 
 
 def bets_clear(*, round: Round, player: User) -> Round:
     """Withdraw every bet of the player in a BETTING round."""
-    return _edit_stakes(round=round, player=player, edit=lambda locked, stakes: {})
+    return _edit_stakes(round=round, player=player, edit=_round_edit(clear_edit))
 
 
 def bets_rebet(*, round: Round, player: User) -> Round:
