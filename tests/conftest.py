@@ -136,7 +136,15 @@ def asgi_server(transactional_db):
         port = sock.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
-            application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+            application,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="off",
+            # As runall: open live streams are closed shortly into the shutdown. Without it
+            # uvicorn waits for them, the thread outlives the test, and its streams read a
+            # database that is gone (and its loop's tasks are destroyed pending, later).
+            timeout_graceful_shutdown=2,
         )
     )
     serving = threading.Thread(target=server.run, daemon=True)
@@ -164,6 +172,7 @@ def asgi_server(transactional_db):
     ticking.join(10)
     server.should_exit = True
     serving.join(10)
+    assert not serving.is_alive(), "uvicorn did not stop"
     _end_server_connections()
 
 
