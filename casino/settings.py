@@ -258,6 +258,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
+            # One pool per process, not one per request (casino/redis_pool.py).
+            "OPTIONS": {"pool_class": "casino.redis_pool.SharedConnectionPool"},
         }
     }
     # Sessions read from Redis, written through to the database (which keeps them
