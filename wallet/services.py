@@ -133,8 +133,9 @@ def _fingerprint(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return sorted((k, v) for k, v in merged.items() if v != 0)
 
 
-def _lock_accounts(legs: Sequence[Leg]) -> tuple[dict[int, Account], list[tuple[int, int]]]:
-    """Lock every account of ``legs`` in primary-key order, in one query.
+def _lock_accounts(legs: Sequence[Leg]) -> tuple[dict[int, Account], dict[AccountKey, Account]]:
+    """Lock every account of ``legs`` in primary-key order, in one query; the accounts by
+    id and by key.
 
     Legs naming an account by its key are resolved by the same query; an account
     that does not exist yet is opened first (in key order) and the lock repeated.
@@ -160,14 +161,24 @@ def _lock_accounts(legs: Sequence[Leg]) -> tuple[dict[int, Account], list[tuple[
             raise RuntimeError("ledger account missing")
         for key in missing:
             _get_or_create_account(**key.lookup())
-    pairs = (
-        (
-            (leg.account if isinstance(leg.account, Account) else by_key[leg.account]).pk,
-            leg.amount,
-        )
+    return locked, by_key
+
+
+def _wanted(legs: Sequence[Leg], by_key: dict[AccountKey, Account]) -> list[tuple[int, int]]:
+    """The legs as (account id, amount), merged per account, in id order."""
+    return _fingerprint(
+        ((leg.account if isinstance(leg.account, Account) else by_key[leg.account]).pk, leg.amount)
         for leg in legs
     )
-    return locked, _fingerprint(pairs)
+
+
+def _check_legs(reference: str, legs: Sequence[Leg]) -> None:
+    if not reference or len(reference) > 120:
+        raise ReferenceConflict()
+    if sum(leg.amount for leg in legs) != 0:
+        raise ValueError("ledger legs must sum to zero")
+    if not legs:
+        raise InvalidAmount()
 
 
 def post(
@@ -193,12 +204,7 @@ def post(
     first write, and a failure after it dooms the caller's whole transaction, so no
     half-written transaction can ever be committed.
     """
-    if not reference or len(reference) > 120:
-        raise ReferenceConflict()
-    if sum(leg.amount for leg in legs) != 0:
-        raise ValueError("ledger legs must sum to zero")
-    if not legs:
-        raise InvalidAmount()
+    _check_legs(reference, legs)
     if transaction.get_connection().in_atomic_block:
         return _post(
             kind=kind, reference=reference, legs=legs, player=player, round=round, first=first
@@ -220,7 +226,8 @@ def _post(
 ) -> Transaction:
     # Locks first, in primary-key order: a concurrent retry with the same
     # reference waits here and then sees the committed original below.
-    locked, wanted = _lock_accounts(legs)
+    locked, by_key = _lock_accounts(legs)
+    wanted = _wanted(legs, by_key)
     if not wanted:
         raise InvalidAmount()
     existing = None if first else Transaction.objects.filter(reference=reference).first()
@@ -259,6 +266,78 @@ def _post(
         raise
     txn.posted_entries = entries  # type: ignore[attr-defined]
     return txn
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One transaction for :func:`post_all`."""
+
+    kind: str
+    reference: str
+    legs: Sequence[Leg]
+    player: User | None = None
+    round: Round | None = None
+
+
+def post_all(postings: Sequence[Posting]) -> list[Transaction]:
+    """Write several balanced transactions at once, each as ``post(first=True)`` would:
+    the caller's lock proves every reference new (a LOCKED round's settlement under the
+    round's row lock). One locking read for all their accounts, one insert for the
+    transactions, one for their entries, one update of the balances, in the caller's
+    transaction; every refusal is raised before the first write. Each transaction's
+    entries take the balances in the order given.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("post_all runs in the caller's transaction")
+    if not postings:
+        return []
+    for posting in postings:
+        _check_legs(posting.reference, posting.legs)
+    locked, by_key = _lock_accounts([leg for posting in postings for leg in posting.legs])
+    wanted = [_wanted(posting.legs, by_key) for posting in postings]
+    balances = {account_id: account.balance for account_id, account in locked.items()}
+    for pairs in wanted:
+        if not pairs:
+            raise InvalidAmount()
+        for account_id, amount in pairs:
+            balances[account_id] += amount
+            if locked[account_id].kind in Account.NON_NEGATIVE_KINDS and balances[account_id] < 0:
+                raise InsufficientFunds()
+    try:
+        txns = Transaction.objects.bulk_create(
+            [
+                Transaction(
+                    kind=posting.kind,
+                    reference=posting.reference,
+                    player=posting.player,
+                    round_id=posting.round.pk if posting.round is not None else None,
+                )
+                for posting in postings
+            ]
+        )
+        entries: list[Entry] = []
+        touched: dict[int, Account] = {}
+        for txn, pairs in zip(txns, wanted, strict=True):
+            posted = []
+            for account_id, amount in pairs:
+                account = touched[account_id] = locked[account_id]
+                account.balance += amount
+                posted.append(
+                    Entry(
+                        transaction=txn,
+                        account=account,
+                        amount=amount,
+                        balance_after=account.balance,
+                    )
+                )
+            txn.posted_entries = posted  # type: ignore[attr-defined]
+            entries += posted
+        Entry.objects.bulk_create(entries)
+        Account.objects.bulk_update(list(touched.values()), ["balance"])
+    except BaseException:
+        transaction.set_rollback(True)  # written in part: the caller must not commit
+        raise
+    return txns
 
 
 def _existing(reference: str, *, kind: str, player: User) -> Transaction | None:
@@ -393,6 +472,17 @@ def wallet_settle(
     The house pays when the payout is above the stake, and keeps losses and
     commission when it is below.
     """
+    return post(
+        kind=Transaction.Kind.SETTLE,
+        reference=reference,
+        legs=_settle_legs(player=player, table=table, stake=stake, payout=payout),
+        player=player,
+        round=round,
+        first=first,
+    )
+
+
+def _settle_legs(*, player: User, table: Table, stake: int, payout: int) -> list[Leg]:
     stake = check_amount(stake)
     if isinstance(payout, bool) or not isinstance(payout, int) or not 0 <= payout <= MAX_AMOUNT:
         raise InvalidAmount()
@@ -401,14 +491,47 @@ def wallet_settle(
         legs.append(Leg(_stack(player, table), payout))
     if stake != payout:
         legs.append(Leg(_house(table), stake - payout))
-    return post(
-        kind=Transaction.Kind.SETTLE,
-        reference=reference,
-        legs=legs,
-        player=player,
-        round=round,
-        first=first,
+    return legs
+
+
+@dataclass(frozen=True)
+class Settlement:
+    player: User
+    stake: int
+    payout: int
+    reference: str
+
+
+def wallet_settle_all(
+    *, table: Table, round: Round, settlements: Sequence[Settlement]
+) -> list[Transaction]:
+    """:func:`wallet_settle` for every player of a LOCKED round at once (its row lock
+    held: the references are new), in a handful of statements (:func:`post_all`)."""
+    return post_all(
+        [
+            Posting(
+                kind=Transaction.Kind.SETTLE,
+                reference=item.reference,
+                legs=_settle_legs(
+                    player=item.player, table=table, stake=item.stake, payout=item.payout
+                ),
+                player=item.player,
+                round=round,
+            )
+            for item in settlements
+        ]
     )
+
+
+def escrowed_stakes(*, round: Round) -> dict[int, int]:
+    """What each player's stake transaction of ``round`` moved to escrow (player id to
+    cents), in one read."""
+    rows = Entry.objects.filter(
+        transaction__round_id=round.pk,
+        transaction__kind=Transaction.Kind.STAKE,
+        account__kind=Account.Kind.ESCROW,
+    ).values_list("transaction__player_id", "amount")
+    return {player_id: amount for player_id, amount in rows if player_id is not None}
 
 
 def wallet_refund(

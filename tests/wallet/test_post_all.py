@@ -1,0 +1,131 @@
+"""``post_all``: several new transactions at once (a round's settlement), exactly as one
+``post`` each would write them, in a handful of statements."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from tests.wallet.conftest import new_round
+from wallet.audit import audit_ledger
+from wallet.errors import InsufficientFunds, InvalidAmount
+from wallet.models import Account, Entry, Transaction
+from wallet.services import (
+    Leg,
+    Posting,
+    Settlement,
+    escrow_account,
+    escrowed_stakes,
+    house_account,
+    post_all,
+    stack_account,
+    wallet_rebuy,
+    wallet_settle_all,
+    wallet_stake,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def staked(table, round, *stakes):
+    for player, amount in stakes:
+        wallet_rebuy(player=player, table=table, amount=100_00, reference=f"in:{player.pk}")
+        wallet_stake(
+            player=player,
+            table=table,
+            round=round,
+            amount=amount,
+            reference=f"stake:{round.pk}:{player.pk}",
+        )
+
+
+def snapshot():
+    return (
+        Transaction.objects.count(),
+        Entry.objects.count(),
+        list(Account.objects.order_by("pk").values_list("pk", "balance")),
+    )
+
+
+def test_a_round_settles_for_every_player_in_one_go(alice, bob, table):
+    round = new_round(table)
+    staked(table, round, (alice, 10_00), (bob, 20_00))
+    assert escrowed_stakes(round=round) == {alice.pk: 10_00, bob.pk: 20_00}
+    house_account(table=table)  # opened before (on the first settlement of a table)
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        txns = wallet_settle_all(
+            table=table,
+            round=round,
+            settlements=[
+                Settlement(player=alice, stake=10_00, payout=20_00, reference="s:a"),
+                Settlement(player=bob, stake=20_00, payout=0, reference="s:b"),
+            ],
+        )
+    # Lock every account, insert the transactions, their entries, update the balances.
+    writes = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(writes) <= 6, writes
+    assert [t.reference for t in txns] == ["s:a", "s:b"]
+    assert stack_account(player=alice, table=table).balance == 110_00
+    assert stack_account(player=bob, table=table).balance == 80_00
+    assert escrow_account(table=table).balance == 0
+    assert house_account(table=table).balance == 10_00
+    # Each transaction's entries carry the running balances, in the order given.
+    escrow = escrow_account(table=table)
+    running = [e.balance_after for t in txns for e in t.posted_entries if e.account_id == escrow.pk]
+    assert running == [20_00, 0]
+    stored = list(
+        Entry.objects.filter(account=escrow, transaction__in=txns)
+        .order_by("transaction_id")
+        .values_list("balance_after", flat=True)
+    )
+    assert stored == running
+    assert audit_ledger() == []
+
+
+def test_one_refusal_writes_nothing(alice, bob, table):
+    round = new_round(table)
+    staked(table, round, (alice, 10_00))
+    postings = [
+        Posting(
+            kind=Transaction.Kind.SETTLE,
+            reference="ok",
+            legs=[
+                Leg(escrow_account(table=table), -10_00),
+                Leg(stack_account(player=alice, table=table), 10_00),
+            ],
+            player=alice,
+        ),
+        # Takes more out of the escrow than the first left in it.
+        Posting(
+            kind=Transaction.Kind.SETTLE,
+            reference="too-much",
+            legs=[
+                Leg(escrow_account(table=table), -1),
+                Leg(house_account(table=table), 1),
+            ],
+        ),
+    ]
+    before = snapshot()
+    with pytest.raises(InsufficientFunds), transaction.atomic():
+        post_all(postings)
+    assert snapshot() == before
+    with pytest.raises(InvalidAmount), transaction.atomic():
+        post_all([Posting(kind=Transaction.Kind.SETTLE, reference="none", legs=[])])
+    with pytest.raises(ValueError), transaction.atomic():
+        post_all(
+            [
+                Posting(
+                    kind=Transaction.Kind.SETTLE,
+                    reference="unbalanced",
+                    legs=[Leg(house_account(table=table), 1)],
+                )
+            ]
+        )
+    assert snapshot() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_runs_only_inside_the_callers_transaction(table):
+    with pytest.raises(RuntimeError):
+        post_all([])
