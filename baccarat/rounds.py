@@ -98,6 +98,9 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
     plays = [play for play in plays if play.bets.all()]
     if not plays:
         raise engine.NoBet()
+    # At a full table each stake went to escrow with the player's DEAL, and the stack
+    # before it is on the play: read back at once, not posted again one by one.
+    escrowed_now = wallet.escrowed_stakes(round=round) if escrowed else {}
     for play in plays:
         stakes = stakes_of(play)
         for bet in play.bets.all():
@@ -110,6 +113,11 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
         engine.validate_bets(rules, stakes)
         if raised:
             write_stakes(play=play, stakes=stakes)
+        elif (
+            escrowed_now.get(play.player_id) == play.stake_total
+            and play.balance_before is not None
+        ):
+            continue
         try:
             stake = wallet.wallet_stake(
                 player=play.player,
@@ -241,15 +249,20 @@ def round_settle(
             play.balance_after = (play.balance_before or 0) - play.stake_total + play.payout_total
             # The player hears about a round the server finished on their next visit.
             play.server_notice = completion == Round.Completion.SERVER
-            wallet.wallet_settle(
-                player=play.player,
-                table=round.table,
-                round=round,
-                stake=play.stake_total,
-                payout=play.payout_total,
-                reference=f"settle:{round.pk}:{play.player_id}",
-                first=True,  # the round is LOCKED under its row lock: never settled
-            )
+        # The round is LOCKED under its row lock: never settled, every reference new.
+        wallet.wallet_settle_all(
+            table=round.table,
+            round=round,
+            settlements=[
+                wallet.Settlement(
+                    player=play.player,
+                    stake=play.stake_total,
+                    payout=play.payout_total,
+                    reference=f"settle:{round.pk}:{play.player_id}",
+                )
+                for play in plays
+            ],
+        )
         Bet.objects.bulk_update(bets, ["payout", "commission"])
         Play.objects.bulk_update(
             plays, ["payout_total", "commission_total", "balance_after", "server_notice"]

@@ -37,7 +37,7 @@ def settle_breaks(monkeypatch: Any) -> None:
     def broken(**kwargs: Any) -> None:
         raise RuntimeError("ledger unreachable")
 
-    monkeypatch.setattr(wallet, "wallet_settle", broken)
+    monkeypatch.setattr(wallet, "wallet_settle_all", broken)
 
 
 def _log_lines(caplog: Any) -> list[dict[str, Any]]:
@@ -98,14 +98,14 @@ def test_one_broken_round_does_not_stop_the_others(
     betting.bet_place(round=other, player=bob, kind="player", amount=5_00)
     rounds.round_lock(round_id=other.pk)
     Round.objects.filter(pk=other.pk).update(locked_at=timezone.now() - timedelta(minutes=1))
-    real_settle = wallet.wallet_settle
+    real_settle = wallet.wallet_settle_all
 
     def breaks_for_alice(**kwargs: Any) -> Any:
         if kwargs["round"].pk == stuck.pk:
             raise RuntimeError("broken")
         return real_settle(**kwargs)
 
-    monkeypatch.setattr(wallet, "wallet_settle", breaks_for_alice)
+    monkeypatch.setattr(wallet, "wallet_settle_all", breaks_for_alice)
     report = recovery.recover_rounds()
     assert report.failed == [stuck.pk] and report.completed == [other.pk]
 
