@@ -48,7 +48,7 @@ def round_open(*, table: Table, player: User, repeat_last: bool = False) -> Roun
     return layout_edit(table=table, player=player, repeat_last=repeat_last).round
 
 
-def _last_stakes(*, table: Table, player: User) -> Stakes:
+def last_stakes(*, table: Table, player: User) -> Stakes:
     last = (
         Play.objects.filter(player=player, round__table=table, round__state=Round.State.SETTLED)
         .order_by("-round_id")
@@ -302,6 +302,19 @@ def rebet_edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> St
     return dict(last)
 
 
+def play_edit(*, round: Round, play: Play, player: User, edit: LayoutEdit, stack: int) -> Stakes:
+    """Apply ``edit`` to ``play`` (its bets cached) in a round the caller has locked (a full
+    table's row lock orders every change there), check and write; the stakes now.
+    ``stack``: the player's stack, read under that lock."""
+    before = stakes_of(play)
+    stakes = edit(round, dict(before), False, {})
+    stakes = {kind: stake for kind, stake in stakes.items() if stake > 0}
+    if stakes != before:
+        _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
+        write_stakes(play=play, stakes=stakes)
+    return stakes
+
+
 def _round_edit(edit: LayoutEdit) -> Callable[[Round, Stakes], Stakes]:
     """A layout edit for a round that repeats nothing (a full table's)."""
     return lambda locked, stakes: edit(locked, stakes, False, {})
@@ -328,7 +341,7 @@ def bets_rebet(*, round: Round, player: User) -> Round:
     """Replace the player's bets with those of their last settled round at this table."""
 
     def edit(locked: Round, stakes: Stakes) -> Stakes:
-        last = _last_stakes(table=locked.table, player=player)
+        last = last_stakes(table=locked.table, player=player)
         if not last:
             raise RoundError("no_previous_bets")
         return last

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from baccarat.events import event_write, locked_table
+from baccarat.events import event_write, table_change
 from baccarat.models import ChatMessage, ChatMute, ChatReport, Seat, Table
 
 if TYPE_CHECKING:
@@ -53,8 +53,7 @@ def chat_post(*, table: Table, player: User, text: str) -> ChatMessage:
         raise ChatRefused(_("Write a message first."))
     if len(text) > ChatMessage.MAX_LENGTH:
         raise ChatRefused(_("A message has at most 200 characters."))
-    with transaction.atomic():
-        table = locked_table(table.pk)
+    with table_change(table.pk) as table:
         seat = Seat.objects.filter(table=table, player=player).first()
         if seat is None:
             raise ChatRefused(_("Take a seat to write in the chat; spectators read it."))
@@ -107,8 +106,7 @@ def chat_report(
 
 def message_remove(*, message: ChatMessage) -> None:
     """Take a message out of the chat (support): it disappears from every browser."""
-    with transaction.atomic():
-        table = locked_table(message.table_id)
+    with table_change(message.table_id) as table:
         updated = ChatMessage.objects.filter(pk=message.pk, removed_at=None).update(
             removed_at=timezone.now()
         )

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Subquery
 from django.utils import timezone
 
 from baccarat import betting, engine, rounds, shoes
 from baccarat.errors import RoundError
-from baccarat.events import event_write, events_write, locked_table
-from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
+from baccarat.events import event_write, events_write, table_change
+from baccarat.models import Play, Round, Seat, Shoe, Table
 from baccarat.rule_sets import rules_of
 from baccarat.seats import seats_stand_up_all, seats_stand_up_due
 from wallet import services as wallet
@@ -78,8 +78,7 @@ def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None
     other change at the table.
     """
     now = now or timezone.now()
-    with transaction.atomic():
-        table = locked_table(table_id)
+    with table_change(table_id) as table:
         if table.kind != Table.Kind.FULL:
             return None
         due = _tick(table, now)
@@ -148,8 +147,12 @@ def _all_decided(round: Round, players: list[Seat]) -> bool:
 
 
 def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
-    """The seat, the round taking bets and the player's part in it (table locked)."""
-    seat = Seat.objects.filter(table=table, player=player).first()
+    """The seat (``seat.stack``: the player's stack here), the round taking bets and the
+    player's part in it with its bets (table locked: nothing of it changes meanwhile)."""
+    stack = Account.objects.filter(owner=player, kind=Account.Kind.STACK, table=table).values(
+        "balance"
+    )[:1]
+    seat = Seat.objects.filter(table=table, player=player).annotate(stack=Subquery(stack)).first()
     if seat is None:
         raise RoundError("not_seated")
     round = open_round(table)
@@ -159,7 +162,8 @@ def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
         raise RoundError("betting_not_open")
     if seat.sat_at > round.created_at:
         raise RoundError("sat_during_round")
-    play, _created = Play.objects.get_or_create(
+    round.table = table  # the rules and chips are read from it: not again
+    play, _created = Play.objects.prefetch_related("bets").get_or_create(
         round=round, player=player, defaults={"seat": seat.number}
     )
     if play.decision:
@@ -167,42 +171,36 @@ def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
     return seat, round, play
 
 
-def _bets_event(table: Table, seat: Seat, round: Round) -> None:
-    stakes = dict(
-        Bet.objects.filter(play__round=round, play__player_id=seat.player_id).values_list(
-            "kind", "stake"
-        )
-    )
+def _edit(table: Table, player: User, edit: betting.LayoutEdit) -> None:
+    """Change the player's bets this round (table locked) and tell the table."""
+    seat, round, play = _betting_round(table, player)
+    stack = seat.stack or 0  # type: ignore[attr-defined]
+    stakes = betting.play_edit(round=round, play=play, player=player, edit=edit, stack=stack)
     event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
 
 
 def full_bet(*, table: Table, player: User, kind: str, amount: int | None, take_back: bool) -> None:
     """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
-    with transaction.atomic():
-        table = locked_table(table.pk)
-        seat, round, _play = _betting_round(table, player)
-        if take_back:
-            betting.bet_remove(round=round, player=player, kind=kind, amount=amount)
-        else:
-            betting.bet_place(round=round, player=player, kind=kind, amount=amount or 0)
-        _bets_event(table, seat, round)
+    with table_change(table.pk) as table:
+        _edit(table, player, betting.chip_edit(kind=kind, amount=amount, take_back=take_back))
 
 
 def full_clear(*, table: Table, player: User) -> None:
-    with transaction.atomic():
-        table = locked_table(table.pk)
-        seat, round, _play = _betting_round(table, player)
-        betting.bets_clear(round=round, player=player)
-        _bets_event(table, seat, round)
+    with table_change(table.pk) as table:
+        _edit(table, player, betting.clear_edit)
 
 
 def full_rebet(*, table: Table, player: User) -> None:
     """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
-    with transaction.atomic():
-        table = locked_table(table.pk)
-        seat, round, _play = _betting_round(table, player)
-        betting.bets_rebet(round=round, player=player)
-        _bets_event(table, seat, round)
+    with table_change(table.pk) as table:
+        last = betting.last_stakes(table=table, player=player)
+
+        def rebet(
+            round: Round, stakes: betting.Stakes, repeated: bool, _: betting.Stakes
+        ) -> betting.Stakes:
+            return betting.rebet_edit(round, stakes, repeated, last)
+
+        _edit(table, player, rebet)
 
 
 @dataclass
@@ -219,28 +217,30 @@ def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
     """
     raised: list[str] = []
     dealt = None
-    with transaction.atomic():
-        table = locked_table(table.pk)
+    with table_change(table.pk) as table:
         seat, round, play = _betting_round(table, player)
         if deal:
-            raised = _commit(round, play)
+            raised = _commit(round, play, player)
             play.decision = Play.Decision.DEAL
+            play.save(update_fields=["decision", "balance_before"])
         else:
             betting.write_stakes(play=play, stakes={})
             play.decision = Play.Decision.PASS
-        play.save(update_fields=["decision"])
+            play.save(update_fields=["decision"])
         event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
         seats = list(Seat.objects.filter(table=table).select_related("player"))
         if _all_decided(round, _in_round(round, seats)):
             _close_betting(table, round, seats)
             dealt = round.pk
-        schedule_tick(table.pk, timezone.now())
+            # The round is over before its deadline: the tick plans the next one. (While
+            # others still decide, the tick at the deadline is already on its way.)
+            schedule_tick(table.pk, timezone.now())
     return Decided(raised, dealt)
 
 
-def _commit(round: Round, play: Play) -> list[str]:
-    """Raise stakes below the minimum, then move the stake to escrow (DEAL pressed)."""
-    play = Play.objects.prefetch_related("bets").get(pk=play.pk)
+def _commit(round: Round, play: Play, player: User) -> list[str]:
+    """Raise stakes below the minimum, then move the stake to escrow (DEAL pressed);
+    ``play`` with its bets, read under the table's lock."""
     stakes = betting.stakes_of(play)
     if not stakes:
         raise engine.NoBet()
@@ -253,17 +253,18 @@ def _commit(round: Round, play: Play) -> list[str]:
         betting.write_stakes(play=play, stakes=stakes)
     try:
         stake = wallet.wallet_stake(
-            player=play.player,
+            player=player,
             table=round.table,
             round=round,
             amount=sum(stakes.values()),
             reference=f"stake:{round.pk}:{play.player_id}",
+            # Under the table's lock with no decision yet: this stake was never posted.
+            first=True,
         )
     except InsufficientFunds:
         raise RoundError("stack_short") from None
     leg = next(e for e in stake.posted_entries if e.account.kind == Account.Kind.STACK)  # type: ignore[attr-defined]
-    play.balance_before = leg.balance_after - leg.amount
-    play.save(update_fields=["balance_before"])
+    play.balance_before = leg.balance_after - leg.amount  # saved with the decision
     return raised
 
 
@@ -274,14 +275,17 @@ def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:
         play.player_id: play for play in Play.objects.filter(round=round).prefetch_related("bets")
     }
     timed_out = []
+    changed = []
     for player_id, seat in players.items():
         play = plays.get(player_id)
-        if play is None or not play.decision:
-            seat.missed += 1
+        missed = seat.missed + 1 if play is None or not play.decision else 0
+        if missed:
             timed_out.append(seat.number)
-        else:
-            seat.missed = 0
-        seat.save(update_fields=["missed"])
+        if missed != seat.missed:
+            seat.missed = missed
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["missed"])
     for play in plays.values():
         if play.decision != Play.Decision.DEAL:
             if play.bets.all():
@@ -420,8 +424,7 @@ def _cut(table: Table, shoe: Shoe, position: int | None, seat: Seat | None) -> N
 
 def cut_decide(*, table: Table, player: User, accept: bool, position: int | None = None) -> None:
     """The offered player cuts (``accept`` with a position) or passes the shoe on."""
-    with transaction.atomic():
-        table = locked_table(table.pk)
+    with table_change(table.pk) as table:
         seat = Seat.objects.filter(table=table, player=player).select_related("player").first()
         shoe = _open_shoe(table)
         if (
@@ -455,9 +458,8 @@ def cut_decide(*, table: Table, player: User, accept: bool, position: int | None
 
 def shared_round_recover(*, round_id: int) -> None:
     """Complete a full table's LOCKED round for the recovery sweep, with its events."""
-    with transaction.atomic():
-        table_id = Round.objects.values_list("table_id", flat=True).get(pk=round_id)
-        table = locked_table(table_id)
+    table_id = Round.objects.values_list("table_id", flat=True).get(pk=round_id)
+    with table_change(table_id) as table:
         round = Round.objects.get(pk=round_id)
         if round.state == Round.State.LOCKED:
             _finish(table, round, Round.Completion.SERVER)

@@ -11,6 +11,8 @@ the transaction commits, web processes are told that there is more (Redis pub/su
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -30,15 +32,44 @@ def locked_table(table_id: int) -> Table:
     return Table.objects.select_for_update().get(pk=table_id)
 
 
-def event_write(table: Table, kind: str, **data: Any) -> TableEvent:
+@contextmanager
+def table_change(table_id: int) -> Iterator[Table]:
+    """One change at a full table: a transaction, the table's row lock, and its events
+    written together at the end, right before the commit.
+
+    Events written inside (:func:`event_write`) wait in the table's outbox and go in one
+    insert when the block ends without an error; with an error nothing is written, as
+    with the rest of the change. Their ``created_at`` is then the moment of the commit
+    (within a statement), not of the step that raised them: what a browser's delay is
+    measured from.
+    """
+    with transaction.atomic():
+        table = locked_table(table_id)
+        table.outbox = []  # type: ignore[attr-defined]
+        yield table
+        pending, table.outbox = table.outbox, None  # type: ignore[attr-defined]
+        if pending:
+            _insert(table, pending)
+
+
+def event_write(table: Table, kind: str, **data: Any) -> None:
     """Write one event for ``table`` (locked by the caller, in its transaction)."""
-    return events_write(table, [(kind, data)])[0]
+    events_write(table, [(kind, data)])
 
 
-def events_write(table: Table, events: list[tuple[str, dict[str, Any]]]) -> list[TableEvent]:
-    """Write several events in order, with consecutive numbers, in one insert."""
+def events_write(table: Table, events: list[tuple[str, dict[str, Any]]]) -> None:
+    """Write several events in order, with consecutive numbers: at the end of the
+    :func:`table_change` they belong to, else at once in one insert."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("events are written in the transaction of their change")
+    outbox = getattr(table, "outbox", None)
+    if outbox is not None:
+        outbox.extend(events)
+    else:
+        _insert(table, events)
+
+
+def _insert(table: Table, events: list[tuple[str, dict[str, Any]]]) -> None:
     now = timezone.now()
     rows = []
     for kind, data in events:
@@ -50,7 +81,6 @@ def events_write(table: Table, events: list[tuple[str, dict[str, Any]]]) -> list
     TableEvent.objects.bulk_create(rows)
     seq = table.event_seq
     transaction.on_commit(lambda: announce(table.pk, seq))
-    return rows
 
 
 def announce(table_id: int, seq: int) -> None:

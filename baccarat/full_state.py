@@ -106,6 +106,10 @@ class FullTableState:
         )
 
 
+OPEN_STATES = (Round.State.BETTING, Round.State.LOCKED)
+SHOWN_STATES = (*OPEN_STATES, Round.State.SETTLED)
+
+
 def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     """The table as ``viewer`` sees it: seats with their bets and decisions, the round,
     the viewer's own money and bets, the last deal and the shoe."""
@@ -113,24 +117,21 @@ def full_table_state(*, table: Table, viewer: User) -> FullTableState:
         seat.number: seat for seat in Seat.objects.filter(table=table).select_related("player")
     }
     me = next((seat for seat in taken.values() if seat.player_id == viewer.pk), None)
-    open_round = (
-        Round.objects.filter(
-            table=table, shared=True, state__in=[Round.State.BETTING, Round.State.LOCKED]
-        )
-        .order_by("-pk")
-        .first()
-    )
-    last_round = (
-        Round.objects.filter(table=table, shared=True, state=Round.State.SETTLED)
+    # The round taking bets or being dealt, and the last one dealt, in one read: at most
+    # one round of a full table is open, and it is the newest of these.
+    newest = list(
+        Round.objects.filter(table=table, shared=True, state__in=SHOWN_STATES)
         .select_related("shoe")
-        .order_by("-pk")
-        .first()
+        .defer("shoe__state")
+        .order_by("-pk")[:2]
     )
-    rounds = [r for r in (open_round, last_round) if r is not None]
-    plays = list(Play.objects.filter(round__in=rounds).prefetch_related("bets"))
+    open_round = newest[0] if newest and newest[0].state in OPEN_STATES else None
+    last_round = next((r for r in newest if r.state == Round.State.SETTLED), None)
+    plays = list(Play.objects.filter(round__in=newest).prefetch_related("bets"))
     now_plays = {p.player_id: p for p in plays if open_round and p.round_id == open_round.pk}
     last_plays = {p.player_id: p for p in plays if last_round and p.round_id == last_round.pk}
-    shoe = Shoe.objects.filter(table=table, player=None, is_finished=False).first()
+    # The card order (its largest field) is read only when the viewer is offered the cut.
+    shoe = Shoe.objects.filter(table=table, player=None, is_finished=False).defer("state").first()
 
     seats = []
     for number in Seat.NUMBERS:

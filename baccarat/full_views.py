@@ -45,7 +45,11 @@ def render_full_table(
     """
     state = full_state.full_table_state(table=table, viewer=request.user)  # type: ignore[arg-type]
     if state.me is not None:
-        seats.seat_seen(table_id=table.pk, player_id=request.user.pk)  # type: ignore[arg-type]
+        seats.seat_seen(
+            table_id=table.pk,
+            player_id=request.user.pk,  # type: ignore[arg-type]
+            last_seen=state.me.last_seen,
+        )
     last = state.last_round
     asked = request.GET.get("dealt", "")
     if dealt is None and asked.isdigit() and len(asked) < 19:
@@ -177,7 +181,7 @@ def full_sit(request: HttpRequest, table: Table) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            seats.seat_take(
+            seat = seats.seat_take(
                 table=table,
                 player=request.user,  # type: ignore[arg-type]
                 number=data["seat"],
@@ -187,7 +191,10 @@ def full_sit(request: HttpRequest, table: Table) -> HttpResponse:
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
         else:
-            croupier.table_tick(table_id=table.pk)  # a first player starts the table
+            if getattr(seat, "first_at_table", False):
+                # The first player starts the table; later ones join what it has planned
+                # (and the recovery sweep ticks every table with players anyway).
+                croupier.table_tick(table_id=table.pk)
     if form.errors:
         retry = SitForm(
             initial={"token": secrets.token_hex(8), "amount": request.POST.get("amount", "")}

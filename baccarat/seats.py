@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from baccarat.betting import write_stakes
 from baccarat.errors import RoundError
-from baccarat.events import event_write, locked_table
+from baccarat.events import event_write, table_change
 from baccarat.models import Play, Round, Seat, Table
 from baccarat.selectors import balances
 from baccarat.stacks import cashed_out
@@ -41,10 +41,10 @@ def seat_take(*, table: Table, player: User, number: int, buy_in: int, reference
     bring ``buy_in`` cents from the wallet to the stack at this table.
 
     Sitting twice (a double click, two tabs) keeps the first seat. A player who still has
-    chips here may sit down with them alone (``buy_in`` 0).
+    chips here may sit down with them alone (``buy_in`` 0). ``seat.first_at_table``: the
+    table was empty (its croupier has nothing planned yet).
     """
-    with transaction.atomic():
-        table = locked_table(table.pk)
+    with table_change(table.pk) as table:
         if not table.is_active or table.kind != Table.Kind.FULL:
             raise RoundError("table_closed")
         seat = Seat.objects.filter(table=table, player=player).first()
@@ -68,6 +68,7 @@ def seat_take(*, table: Table, player: User, number: int, buy_in: int, reference
             except IntegrityError:
                 continue
             event_write(table, "sit", seat=seat.number, player=player.username, wanted=number)
+            seat.first_at_table = not taken  # type: ignore[attr-defined]
             return seat
         raise RoundError("table_full")
 
@@ -78,8 +79,7 @@ def seat_leave(*, table: Table, player: User, reason: str = "left") -> int:
     Returns the cents that went back to the wallet. Refused while the player's stake is
     committed (Deal pressed) in a round not dealt yet: they leave once it is.
     """
-    with transaction.atomic():
-        table = locked_table(table.pk)
+    with table_change(table.pk) as table:
         seat = Seat.objects.filter(table=table, player=player).first()
         if seat is None:
             return 0
@@ -141,6 +141,15 @@ def seats_stand_up_all(table: Table, *, reason: str) -> list[int]:
     return stood
 
 
-def seat_seen(*, table_id: int, player_id: int) -> None:
-    """The player's page is connected: their seat is kept."""
-    Seat.objects.filter(table_id=table_id, player_id=player_id).update(last_seen=timezone.now())
+# How stale ``Seat.last_seen`` may be: far below the seat's keep time and the croupier's
+# "absent" window, and it spares a write on every board a seated player is shown.
+SEEN_EVERY_SECONDS = 5
+
+
+def seat_seen(*, table_id: int, player_id: int, last_seen: datetime | None = None) -> None:
+    """The player's page is connected: their seat is kept. With the seat's ``last_seen``
+    at hand, nothing is written when it is recent anyway."""
+    now = timezone.now()
+    if last_seen is not None and now - last_seen < timedelta(seconds=SEEN_EVERY_SECONDS):
+        return
+    Seat.objects.filter(table_id=table_id, player_id=player_id).update(last_seen=now)

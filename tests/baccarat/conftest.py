@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from baccarat import engine
-from baccarat.models import Shoe, Table
+from baccarat import croupier, engine, seats
+from baccarat.models import Round, Shoe, Table
 from wallet import services as wallet
 
 
@@ -84,3 +85,43 @@ def rigged_shoe() -> Callable[..., Shoe]:
         )
 
     return make
+
+
+# A full table of seeds 000/001 (8 decks, cut card, burn), its players and its rounds.
+
+
+@pytest.fixture
+def salon(db: None) -> Table:
+    return Table.objects.create(
+        name="Salon",
+        slug="salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+        burn=Table.Burn.FIRST_CARD,
+        min_player=500,
+        min_banker=500,
+        min_tie=500,
+        max_player=30000,
+        max_banker=30000,
+        max_tie=30000,
+    )
+
+
+def sit(table: Table, name: str, number: int, buy_in: int = 100_00) -> Any:
+    player = make_player(name)
+    seats.seat_take(table=table, player=player, number=number, buy_in=buy_in, reference=name)
+    return player
+
+
+def ready(table: Table) -> Round:
+    """Let the croupier cut (nobody takes the offer) and open a round."""
+    croupier.table_tick(table_id=table.pk)
+    shoe = Shoe.objects.get(table=table, is_finished=False)
+    if shoe.cut_position is None:
+        croupier.table_tick(table_id=table.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+        croupier.table_tick(table_id=table.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(table)
+    assert round is not None and round.state == Round.State.BETTING
+    return round

@@ -14,52 +14,15 @@ from baccarat.audit import audit_violations
 from baccarat.errors import RoundError
 from baccarat.fairness import shoe_verification
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
-from tests.baccarat.conftest import make_player
+from tests.baccarat.conftest import make_player, ready, sit
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def salon(db: None) -> Table:
-    return Table.objects.create(
-        name="Salon",
-        slug="salon",
-        kind=Table.Kind.FULL,
-        seats=8,
-        decks=8,
-        reshuffle=Table.Reshuffle.CUT_CARD,
-        burn=Table.Burn.FIRST_CARD,
-        min_player=500,
-        min_banker=500,
-        min_tie=500,
-        max_player=30000,
-        max_banker=30000,
-        max_tie=30000,
-    )
-
-
-def sit(table: Table, name: str, number: int, buy_in: int = 100_00) -> Any:
-    player = make_player(name)
-    seats.seat_take(table=table, player=player, number=number, buy_in=buy_in, reference=name)
-    return player
 
 
 def kinds(table: Table) -> list[str]:
     return list(
         TableEvent.objects.filter(table=table).order_by("seq").values_list("kind", flat=True)
     )
-
-
-def ready(table: Table) -> Round:
-    """Let the croupier cut (nobody takes the offer) and open a round."""
-    croupier.table_tick(table_id=table.pk)
-    shoe = Shoe.objects.get(table=table, is_finished=False)
-    if shoe.cut_position is None:
-        croupier.table_tick(table_id=table.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
-        croupier.table_tick(table_id=table.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
-    round = croupier.open_round(table)
-    assert round is not None and round.state == Round.State.BETTING
-    return round
 
 
 def test_sitting_takes_the_next_free_seat_and_the_buy_in(salon: Table, stack_of: Any) -> None:
