@@ -2,10 +2,12 @@
 
 Used by ``manage.py table_bots`` for tests and benchmarks. Each bot is one player with its
 own HTTP client and cookie jar: it signs in, opens the table page and its event stream,
-sits down, and for each round places a bet and presses Deal (now and then Pass), cuts or
-declines a shoe offered to it, and leaves after a number of results. With
-``Plan.refresh_board`` it also fetches its own board after each burst of events, as the
-page does (``static/js/full_table.js``): the load of real browsers, much heavier.
+sits down once every bot got that far (:class:`Start`; then each at a random moment of
+the arrival window), and for each round places a bet
+and presses Deal (now and then Pass), cuts or declines a shoe offered to it, and leaves
+after a number of results. With ``Plan.refresh_board`` it also fetches its own board after
+each burst of events, as the page does (``static/js/full_table.js``): the load of real
+browsers, much heavier.
 
 Nothing here touches the database: the bots see the server only through HTTP, so they can
 measure a server in other processes. Times are the host's clock (``time.time()``), the
@@ -55,6 +57,13 @@ class Plan:
     https_proxy: bool = False
     refresh_board: bool = False
     seed: int | None = None
+    # The players arrive over this many seconds once every bot is signed in: each sits
+    # down at a random moment within it (0: all in the same instant).
+    arrival_seconds: float = 0.0
+    # A player's thinking: a random pause of up to this many seconds before the first chip
+    # of a round, and short ones (up to a sixth of it) before each further chip and the
+    # decision. 0: every action at once (80 players clicking in the same instant).
+    think_seconds: float = 0.0
 
 
 @dataclass
@@ -83,11 +92,35 @@ class Metrics:
     finished: float = 0.0
 
 
+class Start:
+    """The bots sit down together, once every one has signed in and opened its stream:
+    eighty password checks at once are a login storm, not a table in play, and would
+    otherwise land on the first rounds' figures (logins are measured on their own)."""
+
+    def __init__(self, bots: int) -> None:
+        self.waiting = bots
+        self.go = asyncio.Event()
+
+    def arrive(self) -> None:
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.go.set()
+
+
 class Bot:
     """One player at one full table, driven by the table's events."""
 
-    def __init__(self, spec: BotSpec, plan: Plan, metrics: Metrics, rng: random.Random) -> None:
+    def __init__(
+        self,
+        spec: BotSpec,
+        plan: Plan,
+        metrics: Metrics,
+        rng: random.Random,
+        start: Start | None = None,
+    ) -> None:
         self.spec = spec
+        self.start = start or Start(1)
+        self.arrived = False
         self.plan = plan
         self.metrics = metrics
         self.rng = rng
@@ -112,6 +145,9 @@ class Bot:
                 after = await self._event_seq()
                 reader = asyncio.create_task(self._read_events(after))
                 await asyncio.wait_for(self.connected.wait(), 30)
+                self._arrive()
+                await self.start.go.wait()
+                await asyncio.sleep(self.rng.uniform(0, self.plan.arrival_seconds))
                 token = f"bots-{self.rng.getrandbits(64):x}"
                 sit = {"seat": self.spec.seat, "amount": self.spec.buy_in, "token": token}
                 if not await self._post("sit", "sit/", **sit):
@@ -126,6 +162,7 @@ class Bot:
             except Exception as error:
                 self._error(f"{type(error).__name__}: {error}")
             finally:
+                self._arrive()  # a bot that failed before the start does not hold it up
                 self.metrics.results_seen[self.spec.username] = self.results
                 if self.results < self.plan.rounds:
                     self._error(f"saw {self.results} of {self.plan.rounds} results")
@@ -134,6 +171,11 @@ class Bot:
                         task.cancel()
                 if self.seated:
                     await self._post("exit", "exit/")
+
+    def _arrive(self) -> None:
+        if not self.arrived:
+            self.arrived = True
+            self.start.arrive()
 
     def _client(self) -> httpx.AsyncClient:
         return browser_client(self.plan.base_url, https_proxy=self.plan.https_proxy)
@@ -187,11 +229,19 @@ class Bot:
             elif kind == "result":
                 self.results += 1
 
+    async def _think(self, longest: float) -> None:
+        if longest > 0:
+            await asyncio.sleep(self.rng.uniform(0, longest))
+
     async def _bet_and_decide(self) -> None:
         kind = self.rng.choice(["player", "banker", "tie"])
-        for _chip in range(self.rng.randint(1, 3)):
+        await self._think(self.plan.think_seconds)
+        for chip in range(self.rng.randint(1, 3)):
+            if chip:
+                await self._think(self.plan.think_seconds / 6)
             if not await self._post("bet", "bet/", kind=kind, amount=CHIP):
                 return
+        await self._think(self.plan.think_seconds / 6)
         if self.rng.random() < 1 / 8:
             await self._post("pass", "pass/")
         else:
@@ -321,7 +371,10 @@ async def bots_run(*, specs: list[BotSpec], plan: Plan) -> Metrics:
     """Run every bot at once until each has seen its results (or failed); what they saw."""
     metrics = Metrics(started=time.time())
     seed = plan.seed if plan.seed is not None else random.SystemRandom().getrandbits(32)
-    bots = [Bot(spec, plan, metrics, random.Random(f"{seed}:{spec.username}")) for spec in specs]
+    start = Start(len(specs))
+    bots = [
+        Bot(spec, plan, metrics, random.Random(f"{seed}:{spec.username}"), start) for spec in specs
+    ]
     await asyncio.gather(*(bot.run() for bot in bots))
     metrics.finished = time.time()
     return metrics

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import threading
@@ -9,6 +10,7 @@ import threading
 from django.core.management import call_command
 from django.db import connections
 
+from baccarat.bots import Start
 from baccarat.models import Table
 
 
@@ -27,6 +29,8 @@ def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> No
                 base_url=asgi_server,
                 betting_seconds=10,  # ample: the round deals once every bot decided
                 cycle_seconds=1,
+                arrival_seconds=1,
+                think_seconds=0.5,
                 tag="test",
                 json=True,
                 timeout=25,
@@ -49,3 +53,26 @@ def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> No
     assert summary["requests_ms"]["sit"]["count"] == 3
     # The run's table is closed afterwards; its rows stay for the ledger.
     assert Table.objects.get(slug="bots-test-1").is_active is False
+
+
+def test_no_bot_sits_before_every_bot_is_signed_in() -> None:
+    """The login storm stays out of the rounds' figures: :class:`Start` lets the bots
+    go only when the last one arrived (or failed)."""
+    start = Start(3)
+    order: list[str] = []
+
+    async def bot(name: str, delay: float, fails: bool = False) -> None:
+        await asyncio.sleep(delay)
+        order.append(f"{name} ready")
+        start.arrive()
+        if fails:
+            return
+        await start.go.wait()
+        order.append(f"{name} sits")
+
+    async def run() -> None:
+        await asyncio.gather(bot("a", 0), bot("b", 0.05, fails=True), bot("c", 0.1))
+
+    asyncio.run(run())
+    assert order[:3] == ["a ready", "b ready", "c ready"]
+    assert sorted(order[3:]) == ["a sits", "c sits"]

@@ -51,6 +51,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base-url", required=True, help="The server, e.g. http://127.0.0.1:8000"
         )
+        parser.add_argument(
+            "--arrival-seconds",
+            type=float,
+            default=10.0,
+            help="The bots sit down over this many seconds, once all are signed in.",
+        )
+        parser.add_argument(
+            "--think-seconds",
+            type=float,
+            default=4.0,
+            help="A bot pauses up to this long before a round's first chip (0: never).",
+        )
         parser.add_argument("--betting-seconds", type=int, default=15)
         parser.add_argument("--cycle-seconds", type=int, default=5)
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
@@ -90,6 +102,8 @@ class Command(BaseCommand):
             https_proxy=_behind_proxy(options["behind_proxy"], options["base_url"]),
             refresh_board=options["board"],
             seed=options["seed"],
+            arrival_seconds=max(0.0, options["arrival_seconds"]),
+            think_seconds=max(0.0, options["think_seconds"]),
         )
         quiet = logging.getLogger("httpx")  # it logs every request at INFO
         level = quiet.level
