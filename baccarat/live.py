@@ -308,9 +308,11 @@ async def _stream(table: Table, after: int, player_id: int | None) -> AsyncItera
                 messages = messages_of(rows)
                 feed.learn(messages)
                 more = len(rows) >= EVENTS_PER_READ
-            for number, text in messages:
-                seq = number
-                yield text
+            if messages:
+                # Every event of a wake in one write: a deal's cards, result and payouts
+                # are written in one commit and leave in one chunk, not nine.
+                seq = messages[-1][0]
+                yield "".join(text for _number, text in messages)
                 last_write = time.monotonic()
             now = time.monotonic()
             if player_id is not None and now - last_seen > KEEPALIVE_SECONDS:

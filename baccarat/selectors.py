@@ -374,6 +374,7 @@ def protocol_plays(
         Play.objects.filter(player=player, stake_total__gt=0)
         .exclude(round__state=Round.State.BETTING)
         .select_related("round", "round__table", "round__shoe")
+        .defer("round__shoe__state")  # the card order: not shown, and the largest field
         .prefetch_related("bets")
         .order_by("-round_id")
     )
@@ -406,3 +407,4 @@ def player_has_round_in_play(player: User) -> bool:
     return Transaction.objects.filter(
         player=player, kind=Transaction.Kind.STAKE, round__state=Round.State.BETTING
     ).exists()
+
