@@ -114,8 +114,7 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
         if raised:
             write_stakes(play=play, stakes=stakes)
         elif (
-            escrowed_now.get(play.player_id) == play.stake_total
-            and play.balance_before is not None
+            escrowed_now.get(play.player_id) == play.stake_total and play.balance_before is not None
         ):
             continue
         try:

@@ -407,4 +407,3 @@ def player_has_round_in_play(player: User) -> bool:
     return Transaction.objects.filter(
         player=player, kind=Transaction.Kind.STAKE, round__state=Round.State.BETTING
     ).exists()
-
