@@ -186,8 +186,18 @@ def shared_shoe_results(table: Table) -> list[Round]:
     )
     if last is None:
         return []
+    # The cards too: the panel's table of coups shows them (left out, each coup read its
+    # two hands with a query of its own whenever the panel was drawn anew).
     rounds = Round.objects.filter(shoe_id=last, state=Round.State.SETTLED).only(
-        "pk", "outcome", "player_total", "banker_total", "hand_number", "natural", "shoe_id"
+        "pk",
+        "outcome",
+        "player_total",
+        "banker_total",
+        "hand_number",
+        "player_cards",
+        "banker_cards",
+        "natural",
+        "shoe_id",
     )
     return list(rounds.order_by("pk"))
 
