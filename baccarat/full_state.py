@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 
 from baccarat import engine
 from baccarat.models import Play, Round, Seat, Shoe, Table
-from baccarat.selectors import BUY_IN_MULTIPLES, SPOT_LETTERS, SPOT_ORDER, balances
+from baccarat.selectors import (
+    BUY_IN_MULTIPLES,
+    SPOT_LETTERS,
+    SPOT_ORDER,
+    STATS_FIELDS,
+    balances,
+)
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -186,19 +192,7 @@ def shared_shoe_results(table: Table) -> list[Round]:
     )
     if last is None:
         return []
-    # The cards too: the panel's table of coups shows them (left out, each coup read its
-    # two hands with a query of its own whenever the panel was drawn anew).
-    rounds = Round.objects.filter(shoe_id=last, state=Round.State.SETTLED).only(
-        "pk",
-        "outcome",
-        "player_total",
-        "banker_total",
-        "hand_number",
-        "player_cards",
-        "banker_cards",
-        "natural",
-        "shoe_id",
-    )
+    rounds = Round.objects.filter(shoe_id=last, state=Round.State.SETTLED).only(*STATS_FIELDS)
     return list(rounds.order_by("pk"))
 
 

@@ -20,6 +20,19 @@ if TYPE_CHECKING:
     from casino.accounts.models import User
 
 STATS_LENGTH = 60
+# What the statistics panel reads of a round: its roads, counts and the table of coups
+# with their cards (a field left out here is read again, one query per coup).
+STATS_FIELDS = (
+    "pk",
+    "outcome",
+    "player_total",
+    "banker_total",
+    "hand_number",
+    "player_cards",
+    "banker_cards",
+    "natural",
+    "shoe_id",
+)
 
 
 def table_for_player(*, slug: str, player: User) -> Table:
@@ -199,19 +212,7 @@ def shoe_results(*, table: Table, player: User) -> list[Round]:
     if table.reshuffle == Table.Reshuffle.CUT_CARD and table.decks > 1:
         last_shoe = rounds.order_by("-pk").values_list("shoe_id", flat=True)[:1]
         rounds = rounds.filter(shoe_id__in=last_shoe)
-    results = list(
-        rounds.only(
-            "pk",
-            "outcome",
-            "player_total",
-            "banker_total",
-            "hand_number",
-            "player_cards",
-            "banker_cards",
-            "natural",
-            "shoe_id",
-        ).order_by("-pk")[: STATS_LENGTH + 1]
-    )
+    results = list(rounds.only(*STATS_FIELDS).order_by("-pk")[: STATS_LENGTH + 1])
     results.reverse()
     return results
 
