@@ -49,6 +49,16 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(autouse=True)
+def _postgres_marker(request):
+    # ``@pytest.mark.postgres``: real row locks, generate_series and the like; skipped on
+    # the embedded SQLite.
+    from django.db import connection
+
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL")
+
+
+@pytest.fixture(autouse=True)
 def _no_scheduled_ticks(settings):
     # No worker runs in the test process: tests tick full tables themselves.
     settings.CASINO_TABLE_TICKS = False

@@ -8,17 +8,15 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from baccarat.models import Round, Table
 from casino.accounts.models import User
 
+# PostgreSQL: the benchmark loads its rows with generate_series.
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def test_bench_support_measures_and_cleans_up(settings: Any) -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the benchmark loads its rows with PostgreSQL's generate_series")
     settings.CASINO_STAFF_OTP_REQUIRED = True  # the staff pages ask for the second factor
     out = io.StringIO()
     call_command("bench_support", rounds=5000, players=50, repeat=2, stdout=out)

@@ -8,7 +8,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from baccarat import croupier, seats
 from baccarat.audit import audit_violations
@@ -16,12 +15,6 @@ from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
 from tests.baccarat.conftest import make_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks")
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from baccarat import betting, rounds
 from baccarat.audit import audit_violations
@@ -17,12 +16,6 @@ from wallet import services as wallet
 from wallet.models import Transaction
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks")
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from baccarat import betting, engine, recovery, rounds, shoes
@@ -22,12 +21,6 @@ from wallet import services as wallet
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 ROUNDS = 16
-
-
-@pytest.fixture(autouse=True)
-def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks")
 
 
 def test_sixteen_concurrent_locks_on_one_shared_shoe(racers: Any) -> None:

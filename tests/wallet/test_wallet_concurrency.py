@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
 from django.db.models import Sum
 
 from baccarat.audit import audit_violations as audit_ledger
@@ -27,12 +26,6 @@ from wallet.services import (
 )
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks")
 
 
 def outcomes(results: list[object]) -> Counter[str]:
