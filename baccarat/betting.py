@@ -221,8 +221,8 @@ def layout_edit(
         else:
             play, before = current, stakes_of(current)
         round, repeated = play.round, bool(getattr(play, "repeat_stakes", None))
-        last_stakes = stakes_of(last) if last is not None else {}
-        stakes = edit(round, dict(before), repeated, last_stakes) if edit is not None else before
+        last_bets = stakes_of(last) if last is not None else {}
+        stakes = edit(round, dict(before), repeated, last_bets) if edit is not None else before
         stakes = {kind: stake for kind, stake in stakes.items() if stake > 0}
         if stakes != before or play.pk is None:
             _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
@@ -335,15 +335,3 @@ def bet_remove(*, round: Round, player: User, kind: str, amount: int | None = No
 def bets_clear(*, round: Round, player: User) -> Round:
     """Withdraw every bet of the player in a BETTING round."""
     return _edit_stakes(round=round, player=player, edit=_round_edit(clear_edit))
-
-
-def bets_rebet(*, round: Round, player: User) -> Round:
-    """Replace the player's bets with those of their last settled round at this table."""
-
-    def edit(locked: Round, stakes: Stakes) -> Stakes:
-        last = last_stakes(table=locked.table, player=player)
-        if not last:
-            raise RoundError("no_previous_bets")
-        return last
-
-    return _edit_stakes(round=round, player=player, edit=edit)
