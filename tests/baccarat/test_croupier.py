@@ -340,3 +340,22 @@ def test_every_protocol_row_of_full_table_rounds_matches_the_engine(
             checked += 1
     assert checked > 20
     assert audit_violations() == []
+
+
+def test_rebet_puts_the_last_rounds_bets_on_again(salon: Table, stack_of: Any) -> None:
+    anna = sit(salon, "anna", 1)
+    ready(salon)
+    with pytest.raises(RoundError) as nothing_yet:
+        croupier.full_rebet(table=salon, player=anna)
+    assert nothing_yet.value.code == "no_previous_bets"
+    croupier.full_bet(table=salon, player=anna, kind="tie", amount=500, take_back=False)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=1000, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.table_tick(table_id=salon.pk, now=timezone.now() + timedelta(minutes=1))
+    round = croupier.open_round(salon)
+    assert round is not None and round.state == Round.State.BETTING
+    croupier.full_rebet(table=salon, player=anna)
+    play = Play.objects.get(round=round, player=anna)
+    assert {bet.kind: bet.stake for bet in play.bets.all()} == {"tie": 500, "player": 1000}
+    last = TableEvent.objects.filter(table=salon).order_by("-seq").first()
+    assert last.kind == "bets" and last.data["stakes"] == {"tie": 500, "player": 1000}
