@@ -255,10 +255,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "casino.redis_pool.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
-            # One pool per process, not one per request (casino/redis_pool.py).
+            # One pool and one client per process, not per request (casino/redis_pool.py).
             "OPTIONS": {"pool_class": "casino.redis_pool.SharedConnectionPool"},
         }
     }

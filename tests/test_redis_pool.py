@@ -32,3 +32,17 @@ def test_without_it_each_cache_object_made_its_own() -> None:
     first = RedisCache("redis://127.0.0.1:6379/7", {})
     second = RedisCache("redis://127.0.0.1:6379/7", {})
     assert client_pool(first) is not client_pool(second)
+
+
+def test_one_client_per_pool_for_every_call() -> None:
+    from casino.redis_pool import RedisCache as SharedRedisCache
+
+    first = SharedRedisCache("redis://127.0.0.1:6379/7", {"OPTIONS": OPTIONS})
+    second = SharedRedisCache("redis://127.0.0.1:6379/7", {"OPTIONS": OPTIONS})
+    client = first._cache.get_client(write=True)
+    assert client is second._cache.get_client(write=False)
+    assert client.connection_pool is client_pool(first)
+    first.set("shared-client", 7)
+    assert second.get("shared-client") == 7
+    first.delete("shared-client")
+    assert RedisCache("redis://127.0.0.1:6379/7", {})._cache.get_client() is not client
