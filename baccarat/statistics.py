@@ -8,11 +8,11 @@ only with a page or when a coup ends, and cached per last settled round and lang
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.utils.html import escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -34,6 +34,7 @@ from baccarat.models import Round
 from baccarat.selectors import STATS_LENGTH, shoe_results
 
 LETTER = {"player": "P", "banker": "B", "tie": "T"}
+MARK_VALUES = frozenset({"P", "B", "T", "red", "blue"})  # what the roads write: no escaping
 CELL = 20  # SVG units per grid cell
 # A hand in the table of coups: its codes, the same in words for a screen reader, the total.
 HAND_CELL = (
@@ -52,7 +53,7 @@ class RoadView:
     # until that coup comes (then they are marked on its entry).
     pending_ties: int = 0
 
-    @property
+    @cached_property
     def columns(self) -> int:
         return max([MIN_COLUMNS, *(cell.column + 1 for cell in self.cells)])
 
@@ -64,27 +65,15 @@ class RoadView:
     def height(self) -> int:
         return ROWS * CELL
 
-    @property
-    def marks(self) -> list[dict[str, Any]]:
-        """Each cell with its SVG centre."""
-        half = CELL // 2
-        return [
-            {
-                "x": cell.column * CELL + half,
-                "y": cell.row * CELL + half,
-                "value": cell.value,
-                "ties": cell.ties,
-            }
-            for cell in self.cells
-        ]
-
     def svg_marks(self) -> SafeString:
         """The marks as SVG elements. Built here, not in a template loop: a shoe's five
         roads hold hundreds of marks, and each deal draws them anew. Marks carry letters
         or shapes besides colour: red solid, blue with a dot."""
         parts = []
-        for m in self.marks:
-            x, y, value, ties = m["x"], m["y"], escape(m["value"]), m["ties"]
+        half = CELL // 2
+        for cell in self.cells:
+            x, y, ties = cell.column * CELL + half, cell.row * CELL + half, cell.ties
+            value = cell.value if cell.value in MARK_VALUES else html.escape(cell.value)
             if self.name == "bead":
                 parts.append(
                     f'<circle class="bead bead-{value}" cx="{x}" cy="{y}" r="8.5"></circle>'
@@ -111,7 +100,7 @@ class RoadView:
                 parts.append(
                     f'<circle class="{shape} {shape}-{value}" cx="{x}" cy="{y}" r="6"></circle>'
                 )
-            if m["value"] == "blue":
+            if value == "blue":
                 light = " dot-light" if self.name == "small_road" else ""
                 parts.append(f'<circle class="dot{light}" cx="{x}" cy="{y}" r="1.8"></circle>')
         if self.pending_ties:
@@ -189,26 +178,25 @@ class ShoeBoard:
     def coup_rows(self) -> SafeString:
         """The rows of the table of coups: hand, each side's cards (codes, and words for
         a screen reader) with its total, the result. Built here, not in a template loop:
-        up to sixty rows drawn anew with every coup."""
-        natural = _("Natural")
-        return format_html_join(
-            "",
-            COUP_ROW,
-            (
-                (
+        up to sixty rows drawn anew with every coup, with the words looked up once."""
+        natural = " · " + html.escape(_("Natural"))
+        outcomes = {value: html.escape(str(label)) for value, label in Round.Outcome.choices}
+        rows = []
+        for r in self.rounds:
+            rows.append(
+                COUP_ROW.format(
                     r.hand_number,
-                    r.player_cards,
-                    cards_named(r.player_cards),
+                    html.escape(r.player_cards),
+                    html.escape(cards_named(r.player_cards)),
                     r.player_total,
-                    r.banker_cards,
-                    cards_named(r.banker_cards),
+                    html.escape(r.banker_cards),
+                    html.escape(cards_named(r.banker_cards)),
                     r.banker_total,
-                    r.get_outcome_display(),
-                    f" · {natural}" if r.natural else "",
+                    outcomes.get(r.outcome, ""),
+                    natural if r.natural else "",
                 )
-                for r in self.rounds
-            ),
-        )
+            )
+        return mark_safe("".join(rows))  # noqa: S308  (numbers and escaped values only)
 
     def road(self, name: str) -> RoadView:
         return next(road for road in self.roads if road.name == name)
@@ -228,19 +216,16 @@ def _sides() -> dict[str, str]:
     return {"P": _("Player"), "B": _("Banker"), "T": _("Tie")}
 
 
-def _side(value: str) -> str:
-    return _sides()[value]
-
-
 def _describe_big(columns: list[list[tuple[str, int]]], pending_ties: int = 0) -> str:
     if pending_ties:
         return ngettext("%(count)d tie", "%(count)d ties", pending_ties) % {"count": pending_ties}
     if not columns:
         return _("No coups yet.")
     parts = []
+    sides = _sides()
     for column in columns:
         ties = sum(t for _side_, t in column)
-        text = f"{_side(column[0][0])} {len(column)}"
+        text = f"{sides[column[0][0]]} {len(column)}"
         if ties:
             text += " (" + ngettext("%(count)d tie", "%(count)d ties", ties) % {"count": ties} + ")"
         parts.append(text)
