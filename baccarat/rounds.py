@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from baccarat import betting, engine, reversals, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
+from baccarat.db import save_all
 from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
 from baccarat.faults import fault_point
@@ -136,7 +137,7 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
             if entry.account.kind == Account.Kind.STACK
         )
         play.balance_before = stack.balance_after - stack.amount
-    Play.objects.bulk_update(plays, ["balance_before"])
+    save_all(plays, ["balance_before"])
     player = plays[0].player if len(plays) == 1 else None
     shoes.shoe_deal_coup(round=round, player=player)
     round.state = Round.State.LOCKED
@@ -209,15 +210,17 @@ def round_settle(
     round_id: int,
     completion: str = Round.Completion.PLAYED,
     plays: list[Play] | None = None,
+    locked: Round | None = None,
 ) -> Round:
     """Settle a LOCKED round: deal it if it was not dealt yet (with the cards it reserved
     at its lock), pay every bet, state SETTLED, in one transaction.
 
     ``plays``: the round's staked plays with their bets, as its lock left them (a LOCKED
-    round's bets cannot change), so they are not read again.
+    round's bets cannot change), so they are not read again. ``locked``: the round as
+    its lock left it (table and shoe loaded), used when its row is still that.
     """
     with transaction.atomic():
-        round = locked_round(round_id)
+        round = _relocked(round_id, locked)
         if round.state in (Round.State.SETTLED, Round.State.VOID):
             return round
         if round.state != Round.State.LOCKED:
@@ -262,10 +265,8 @@ def round_settle(
                 for play in plays
             ],
         )
-        Bet.objects.bulk_update(bets, ["payout", "commission"])
-        Play.objects.bulk_update(
-            plays, ["payout_total", "commission_total", "balance_after", "server_notice"]
-        )
+        save_all(bets, ["payout", "commission"])
+        save_all(plays, ["payout_total", "commission_total", "balance_after", "server_notice"])
         round.state = Round.State.SETTLED
         round.completion = completion
         round.settled_at = timezone.now()
@@ -281,6 +282,17 @@ def round_settle(
     # The settled plays with their bets, for a caller that shows the result at once.
     round.settled_plays = plays  # type: ignore[attr-defined]
     return round
+
+
+def _relocked(round_id: int, locked: Round | None) -> Round:
+    """The round under its row lock: ``locked`` (what this process's lock committed) if the
+    row is still LOCKED and undealt, so nothing of it can have changed; else read again
+    (voided, or completed by the server, meanwhile)."""
+    if locked is not None and locked.state == Round.State.LOCKED and locked.dealt_at is None:
+        row = Round.objects.select_for_update().filter(pk=round_id).values_list("state", "dealt_at")
+        if row.get() == (Round.State.LOCKED, None):
+            return locked
+    return locked_round(round_id)
 
 
 def _reveal_shoe(round: Round) -> None:
@@ -312,6 +324,7 @@ def round_play(*, round_id: int) -> LockResult:
         round_id=round_id,
         completion=Round.Completion.PLAYED,
         plays=getattr(result.round, "locked_plays", None),
+        locked=result.round,
     )
     return result
 
@@ -351,6 +364,7 @@ def layout_deal(
         round_id=result.round.pk,
         completion=Round.Completion.PLAYED,
         plays=getattr(result.round, "locked_plays", None),
+        locked=result.round,
     )
     return result
 

@@ -139,11 +139,12 @@ class TableState:
 
 
 def table_state(*, table: Table, player: User, settled: Play | None = None) -> TableState:
-    """The player's view of a single-seat table, in four queries.
+    """The player's view of a single-seat table, in at most four queries.
 
     ``settled``: the player's play this request has just settled (with its round and
     bets loaded). Settling it closed the player's only open round here, so it is the
-    last finished one and nothing else is open: two queries fewer.
+    last finished one and nothing else is open: two queries fewer, three when its lock
+    left the next shoe on the round.
     """
     if settled is not None:
         plays = [settled]
@@ -166,6 +167,8 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     else:
         stakes, carried = {}, False
     wallet, stack = balances(player=player, table=table)
+    # The lock of the round just settled left the shoe that comes next on it.
+    shoe = getattr(settled.round, "next_shoe", None) if settled is not None else None
     return TableState(
         table=table,
         stack=stack,
@@ -175,7 +178,7 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
         carried=carried,
         last=last,
         in_play=in_play,
-        shoe=shoe_open(table=table, player=player),
+        shoe=shoe or shoe_open(table=table, player=player),
     )
 
 

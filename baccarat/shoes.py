@@ -153,13 +153,16 @@ def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
         _finish(shoe)
         fields += ["is_finished", "finished_at"]
     shoe.save(update_fields=fields)
+    next_shoe = shoe
     if ended:
-        _start(
+        next_shoe = _start(
             table=round.table,
             owner_id=shoe.player_id,
             rules=round.table.rule_snapshot(),
             number=shoe.number + 1,
         )
+    # The shoe the next round is dealt from, for a page rendered after this one settles.
+    round.next_shoe = next_shoe  # type: ignore[attr-defined]
     round.shoe = shoe
     round.start_position = start
     round.end_position = dealer.position

@@ -133,3 +133,38 @@ def test_single_deck_table_gets_a_fresh_shoe_per_round(seated: Any, table: Table
         Shoe.objects.filter(table=table, is_finished=True, revealed_at__isnull=False).count() == 2
     )
     assert Shoe.objects.filter(table=table, is_finished=False, hands_dealt=0).count() == 1
+
+
+def test_settle_reads_the_round_again_when_it_was_voided_after_its_lock(
+    seated: Any, support: Any, table: Table, stack_of: Any
+) -> None:
+    """The settle after a lock uses the round the lock left only while its row is still
+    LOCKED and undealt: voided in between, nothing is paid and the void stands."""
+    round = betting.round_open(table=table, player=seated)
+    _bet(round, seated, "banker", 1000)
+    locked = rounds.round_lock(round_id=round.pk).round
+    assert locked.state == Round.State.LOCKED
+    rounds.round_void(round_id=round.pk, reason="card reader fault", by=support)
+    settled = rounds.round_settle(round_id=round.pk, locked=locked)
+    assert settled.state == Round.State.VOID and settled is not locked
+    assert not Transaction.objects.filter(round=round, kind="settle").exists()
+    assert stack_of(seated, table) == 100_00
+
+
+def test_settle_reads_the_round_again_when_the_server_dealt_it(seated: Any, table: Table) -> None:
+    round = betting.round_open(table=table, player=seated)
+    _bet(round, seated, "banker", 1000)
+    locked = rounds.round_lock(round_id=round.pk).round
+    dealt = rounds.round_deal(round_id=round.pk)
+    settled = rounds.round_settle(round_id=round.pk, locked=locked)
+    assert settled is not locked and settled.state == Round.State.SETTLED
+    assert (settled.player_cards, settled.banker_cards) == (dealt.player_cards, dealt.banker_cards)
+
+
+def test_the_lock_leaves_the_next_shoe_on_the_round(seated: Any, table: Table) -> None:
+    """What the board shows after the deal: the shoe a new round would be dealt from."""
+    round = betting.round_open(table=table, player=seated)
+    _bet(round, seated)
+    locked = rounds.round_lock(round_id=round.pk).round
+    assert locked.next_shoe == Shoe.objects.get(table=table, player=seated, is_finished=False)
+    assert locked.next_shoe.pk != locked.shoe_id  # a one-deck table shuffles every coup
