@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db import connection, transaction
 
 from baccarat import engine
+from baccarat.db import save_all
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, PracticeSession, Round, Table
 from baccarat.rule_sets import chip_unit, rules_of
@@ -122,7 +122,7 @@ def write_stakes(*, play: Play, stakes: Stakes) -> None:
     if new:
         new = Bet.objects.bulk_create(new)
     if changed:
-        Bet.objects.bulk_update(changed, ["stake"])
+        save_all(changed, ["stake"])
     _cache_bets(play, kept + new)
 
 
@@ -163,21 +163,28 @@ class Layout:
 def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
     """Lock the player's row and read their stack at ``table`` and their wallet in the same
     statement. Every change of a player's single-seat rounds (a chip, CLEAR, DEAL) takes
-    this lock first, so two presses at once run one after the other."""
+    this lock first, so two presses at once run one after the other.
 
-    def balance(**where: object) -> Subquery:
-        return Subquery(Account.objects.filter(owner=OuterRef("pk"), **where).values("balance")[:1])
-
-    stack, wallet = (
-        get_user_model()
-        .objects.select_for_update(of=("self",))
-        .filter(pk=player.pk)
-        .values_list(
-            balance(kind=Account.Kind.STACK, table=table),
-            balance(kind=Account.Kind.WALLET),
-        )
-        .get()
+    Written out rather than built by the ORM: its two correlated subqueries took some
+    2.5 ms of CPU to compile on every chip and DEAL, the statement itself 0.15 ms. The
+    accounts are unique per owner, kind and table (``wallet.models.Account``)."""
+    quote = connection.ops.quote_name
+    accounts = quote(Account._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    sql = (
+        f"SELECT (SELECT balance FROM {accounts} WHERE owner_id = %s AND kind = %s"  # noqa: S608
+        f" AND table_id = %s), (SELECT balance FROM {accounts} WHERE owner_id = %s"
+        f" AND kind = %s) FROM {quote(get_user_model()._meta.db_table)} WHERE id = %s{lock}"
     )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql,
+            [player.pk, Account.Kind.STACK, table.pk, player.pk, Account.Kind.WALLET, player.pk],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise get_user_model().DoesNotExist
+    stack, wallet = row
     return stack or 0, wallet or 0
 
 
