@@ -53,7 +53,13 @@ def card_name(code: str) -> str:
     return _names(get_language()).get(code, code)
 
 
-def cards_named(codes: str) -> str:
-    """A hand's codes (``"TH 9S"``) as words, comma separated."""
-    names = _names(get_language())
+def cards_named(codes: str, names: dict[str, str] | None = None) -> str:
+    """A hand's codes (``"TH 9S"``) as words, comma separated. ``names``: the cards'
+    names from :func:`card_names` (looked up once for many hands)."""
+    names = names or _names(get_language())
     return ", ".join(names.get(code.upper(), code) for code in codes.split())
+
+
+def card_names() -> dict[str, str]:
+    """Every card's name in the active language, by code."""
+    return _names(get_language())

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from baccarat.card_names import cards_named
+from baccarat.card_names import card_names, cards_named
 from baccarat.engine.roads import (
     DERIVED,
     ROWS,
@@ -181,16 +181,17 @@ class ShoeBoard:
         up to sixty rows drawn anew with every coup, with the words looked up once."""
         natural = " · " + html.escape(_("Natural"))
         outcomes = {value: html.escape(str(label)) for value, label in Round.Outcome.choices}
+        names = card_names()
         rows = []
         for r in self.rounds:
             rows.append(
                 COUP_ROW.format(
                     r.hand_number,
                     html.escape(r.player_cards),
-                    html.escape(cards_named(r.player_cards)),
+                    html.escape(cards_named(r.player_cards, names)),
                     r.player_total,
                     html.escape(r.banker_cards),
-                    html.escape(cards_named(r.banker_cards)),
+                    html.escape(cards_named(r.banker_cards, names)),
                     r.banker_total,
                     outcomes.get(r.outcome, ""),
                     natural if r.natural else "",
