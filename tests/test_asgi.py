@@ -1,0 +1,111 @@
+"""The ASGI handler (casino/asgi.py): the middleware chain and a sync view run in one
+thread per request, taken from idle ones rather than made anew; an async view still
+answers (a full table's live events are one)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.urls import include, path
+
+from casino.asgi import ASGIHandler
+
+seen: list[int] = []
+
+
+def sync_view(request: HttpRequest) -> JsonResponse:
+    seen.append(threading.get_ident())
+    return JsonResponse({"thread": threading.get_ident()})
+
+
+async def async_view(request: HttpRequest) -> StreamingHttpResponse:
+    async def body() -> Any:
+        for part in ("one ", "two"):
+            yield part
+
+    return StreamingHttpResponse(body(), content_type="text/plain")
+
+
+# The project's own URLs too: its middleware names some of them.
+urlpatterns = [
+    path("sync/", sync_view),
+    path("async/", async_view),
+    path("", include("casino.urls")),
+]
+
+
+async def call(app: ASGIHandler, url: str) -> tuple[int, bytes]:
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": url,
+        "raw_path": url.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    asked = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    messages: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        messages.append(message)
+
+    await app(scope, receive, send)
+    body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body")
+    return messages[0]["status"], body
+
+
+@pytest.fixture
+def app(settings: Any) -> ASGIHandler:
+    settings.ROOT_URLCONF = __name__
+    settings.ALLOWED_HOSTS = ["testserver"]
+    seen.clear()
+    return ASGIHandler()
+
+
+def test_requests_one_after_another_reuse_one_thread(app: ASGIHandler) -> None:
+    async def run() -> int:
+        before = threading.active_count()
+        for _ in range(5):
+            assert (await call(app, "/sync/"))[0] == 200
+        return threading.active_count() - before
+
+    new_threads = asyncio.run(run())
+    assert len(set(seen)) == 1 and seen[0] != threading.get_ident()
+    assert new_threads <= 1  # the one request thread, kept for the next request
+
+
+def test_requests_at_once_each_get_a_thread_of_their_own(app: ASGIHandler) -> None:
+    async def run() -> None:
+        statuses = await asyncio.gather(*(call(app, "/sync/") for _ in range(4)))
+        assert [status for status, _body in statuses] == [200] * 4
+
+    asyncio.run(run())
+    assert len(seen) == 4
+
+
+def test_an_async_view_streams(app: ASGIHandler) -> None:
+    assert asyncio.run(call(app, "/async/")) == (200, b"one two")
+
+
+def test_only_http_is_served(app: ASGIHandler) -> None:
+    with pytest.raises(ValueError, match="lifespan"):
+        asyncio.run(app({"type": "lifespan"}, None, None))
