@@ -38,9 +38,10 @@ STATS_FIELDS = (
 def table_for_player(*, slug: str, player: User) -> Table:
     """A table the player may open: an open public table (single-player or full) or their
     own practice table."""
-    table = Table.objects.filter(slug=slug).select_related("practice").first()
-    if table is None:
-        raise Http404
+    try:
+        table = Table.objects.get(slug=slug)  # its practice session read only at one
+    except Table.DoesNotExist:
+        raise Http404 from None
     if table.kind == Table.Kind.PRACTICE:
         if table.owner_id != player.pk:
             raise Http404
@@ -66,6 +67,8 @@ def table_name(table: Table) -> str:
 
 
 def practice_of(table: Table) -> PracticeSession | None:
+    if table.kind != Table.Kind.PRACTICE:
+        return None
     try:
         return table.practice
     except PracticeSession.DoesNotExist:
