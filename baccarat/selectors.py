@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from baccarat import engine
 from baccarat.card_names import card_name
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
-from baccarat.shoes import shoe_open
+from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.models import Account, Transaction
 
 if TYPE_CHECKING:
@@ -147,7 +147,8 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     ``settled``: the player's play this request has just settled (with its round and
     bets loaded). Settling it closed the player's only open round here, so it is the
     last finished one and nothing else is open: two queries fewer, three when its lock
-    left the next shoe on the round.
+    left the next shoe on the round. The shoe is looked up only when the player's latest
+    round's shoe has ended (every coup, at a one-deck table).
     """
     if settled is not None:
         plays = [settled]
@@ -170,8 +171,13 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     else:
         stakes, carried = {}, False
     wallet, stack = balances(player=player, table=table)
-    # The lock of the round just settled left the shoe that comes next on it.
-    shoe = getattr(settled.round, "next_shoe", None) if settled is not None else None
+    # The lock of the round just settled left the shoe that comes next on it; else the
+    # shoe of the player's latest round, while it is still open.
+    if settled is not None:
+        shoe = getattr(settled.round, "next_shoe", None)
+    else:
+        latest = next((p.round.shoe for p in plays if p.round.shoe_id is not None), None)
+        shoe = latest if is_open_shoe(latest, table) else None
     return TableState(
         table=table,
         stack=stack,
@@ -189,11 +195,7 @@ def layout_state(*, table: Table, player: User, layout: Any) -> TableState:
     """The view after an edit of the layout (:class:`baccarat.betting.Layout`), from what
     the edit read: only the shoe may need a query, when the last round's shoe has ended."""
     last_shoe = layout.last.round.shoe if layout.last is not None else None
-    shoe = (
-        last_shoe
-        if last_shoe is not None and not last_shoe.is_finished
-        else shoe_open(table=table, player=player)
-    )
+    shoe = last_shoe if is_open_shoe(last_shoe, table) else shoe_open(table=table, player=player)
     return TableState(
         table=table,
         stack=layout.stack,

@@ -92,6 +92,12 @@ def _fits(shoe: Shoe, rules: dict[str, Any]) -> bool:
     return bool(shoe.state["decks"] == rules["decks"])
 
 
+def is_open_shoe(shoe: Shoe | None, table: Table) -> bool:
+    """Whether ``shoe`` (the player's last round's, read with it) is still the one
+    :func:`shoe_open` would give at ``table``: a page shows it without asking again."""
+    return shoe is not None and not shoe.is_finished and shoe.state["decks"] == table.decks
+
+
 def _finish(shoe: Shoe) -> None:
     shoe.is_finished = True
     shoe.finished_at = shoe.finished_at or timezone.now()

@@ -140,3 +140,31 @@ def test_bet_and_deal_requests(
         with django_assert_max_num_queries(DEAL_VIEW_BUDGET):
             assert client.post(deal, {"round": "", "after": ""}, **HTMX).status_code == 200
     assert Round.objects.filter(table=warm_table, state=Round.State.SETTLED).count() == 4
+
+
+def test_the_page_shows_the_open_shoe_without_asking_for_it(
+    client: Any, alice: Any, cut_table: Table
+) -> None:
+    """At a cut-card table the latest round's shoe, read with the round, is the open one;
+    after a change of decks it is not, and the page shows the shoe that replaced it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from baccarat.models import Shoe
+
+    wallet.wallet_rebuy(player=alice, table=cut_table, amount=100_00, reference="shoe-page")
+    rounds.round_play(round_id=_betting_round(alice, cut_table, "player").pk)
+    client.force_login(alice)
+    url = reverse("baccarat:table", args=[cut_table.slug])
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(url)
+    assert not [q for q in queries.captured_queries if 'FROM "baccarat_shoe"' in q["sql"]]
+    shoe = Shoe.objects.get(table=cut_table, player=alice, is_finished=False)
+    assert shoe.commitment[:12].encode() in page.content
+    cut_table.decks = 6
+    cut_table.save()
+    page = client.get(url)
+    new = Shoe.objects.get(table=cut_table, player=alice, is_finished=False)
+    assert new.pk != shoe.pk and new.state["decks"] == 6
+    assert new.commitment[:12].encode() in page.content
+    assert shoe.commitment[:12].encode() not in page.content
