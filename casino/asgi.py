@@ -32,6 +32,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 
 class ASGIHandler(DjangoASGIHandler):
+    # Idle request threads kept for the next requests; beyond that (after a burst, or
+    # once many live streams have ended) a thread ends when its request does.
+    KEEP_IDLE = 64
+
     def __init__(self) -> None:
         super().__init__()
         # Touched only from the event loop's thread: no lock.
@@ -56,7 +60,10 @@ class ASGIHandler(DjangoASGIHandler):
         finally:
             # A sync call a disconnect left running keeps the thread: the next request
             # given this executor waits for it, as it would for its own.
-            self._idle.append(executor)
+            if len(self._idle) < self.KEEP_IDLE:
+                self._idle.append(executor)
+            else:
+                executor.shutdown(wait=False)
 
 
 django.setup(set_prefix=False)

@@ -109,3 +109,13 @@ def test_an_async_view_streams(app: ASGIHandler) -> None:
 def test_only_http_is_served(app: ASGIHandler) -> None:
     with pytest.raises(ValueError, match="lifespan"):
         asyncio.run(app({"type": "lifespan"}, None, None))
+
+
+def test_idle_threads_beyond_the_limit_end(app: ASGIHandler, monkeypatch: Any) -> None:
+    monkeypatch.setattr(ASGIHandler, "KEEP_IDLE", 2)
+
+    async def run() -> None:
+        await asyncio.gather(*(call(app, "/sync/") for _ in range(5)))
+
+    asyncio.run(run())
+    assert len(seen) == 5 and len(app._idle) == 2
