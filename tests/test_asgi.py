@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -73,6 +74,13 @@ async def call(app: ASGIHandler, url: str) -> tuple[int, bytes]:
     return messages[0]["status"], body
 
 
+def run_loop(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: a browser test earlier in the session may
+    have left Playwright's event loop running in this one."""
+    with ThreadPoolExecutor(max_workers=1) as runner:
+        return runner.submit(asyncio.run, coroutine).result()
+
+
 @pytest.fixture
 def app(settings: Any) -> ASGIHandler:
     settings.ROOT_URLCONF = __name__
@@ -82,40 +90,40 @@ def app(settings: Any) -> ASGIHandler:
 
 
 def test_requests_one_after_another_reuse_one_thread(app: ASGIHandler) -> None:
-    async def run() -> int:
+    async def go() -> int:
         before = threading.active_count()
         for _ in range(5):
             assert (await call(app, "/sync/"))[0] == 200
         return threading.active_count() - before
 
-    new_threads = asyncio.run(run())
+    new_threads = run_loop(go())
     assert len(set(seen)) == 1 and seen[0] != threading.get_ident()
     assert new_threads <= 1  # the one request thread, kept for the next request
 
 
 def test_requests_at_once_each_get_a_thread_of_their_own(app: ASGIHandler) -> None:
-    async def run() -> None:
+    async def go() -> None:
         statuses = await asyncio.gather(*(call(app, "/sync/") for _ in range(4)))
         assert [status for status, _body in statuses] == [200] * 4
 
-    asyncio.run(run())
+    run_loop(go())
     assert len(seen) == 4
 
 
 def test_an_async_view_streams(app: ASGIHandler) -> None:
-    assert asyncio.run(call(app, "/async/")) == (200, b"one two")
+    assert run_loop(call(app, "/async/")) == (200, b"one two")
 
 
 def test_only_http_is_served(app: ASGIHandler) -> None:
     with pytest.raises(ValueError, match="lifespan"):
-        asyncio.run(app({"type": "lifespan"}, None, None))
+        run_loop(app({"type": "lifespan"}, None, None))
 
 
 def test_idle_threads_beyond_the_limit_end(app: ASGIHandler, monkeypatch: Any) -> None:
     monkeypatch.setattr(ASGIHandler, "KEEP_IDLE", 2)
 
-    async def run() -> None:
+    async def go() -> None:
         await asyncio.gather(*(call(app, "/sync/") for _ in range(5)))
 
-    asyncio.run(run())
+    run_loop(go())
     assert len(seen) == 5 and len(app._idle) == 2

@@ -59,6 +59,14 @@ def settled(page) -> None:
     expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 
 
+def caught_up(page, slug: str = "salon") -> None:
+    """The page's board shows the table as of its last event, so no refresh is still on
+    its way (one landing between filling a form and sending it would reset the form)."""
+    seq = Table.objects.get(slug=slug).event_seq
+    expect(page.locator(f"#board[data-seq='{seq}']")).to_have_count(1)
+    settled(page)
+
+
 def sit(page, seat: int, amount: int = 100) -> None:
     page.select_option("#id_seat", str(seat))
     page.fill("#id_sit_amount", str(amount))
@@ -99,6 +107,7 @@ def test_three_browsers_play_a_round_together(open_page):
     settled(a)
     # Passed on, in seat order: bob places the yellow card.
     expect(b.locator(".cut-offer")).to_be_visible()
+    caught_up(b)
     b.locator("#cut-position").fill("150")
     b.locator(".cut-form button[type=submit]").click()
     settled(b)
