@@ -50,13 +50,13 @@ def _names(language: str | None) -> dict[str, str]:
 def card_name(code: str) -> str:
     """``"TH"`` as "Ten of hearts" (German "Zehn Herz", Italian "Dieci di cuori")."""
     code = code.strip().upper()
-    return _names(get_language()).get(code, code)
+    return card_names().get(code, code)
 
 
 def cards_named(codes: str, names: dict[str, str] | None = None) -> str:
     """A hand's codes (``"TH 9S"``) as words, comma separated. ``names``: the cards'
     names from :func:`card_names` (looked up once for many hands)."""
-    names = names or _names(get_language())
+    names = names or card_names()
     return ", ".join(names.get(code.upper(), code) for code in codes.split())
 
 

@@ -83,19 +83,19 @@ def _taken(shoe: Shoe, positions: range, round: Round | None) -> list[DealtCard]
     return [DealtCard(shoe=shoe, position=position, round=round) for position in positions]
 
 
-def _fits(shoe: Shoe, rules: dict[str, Any]) -> bool:
+def _fits(shoe: Shoe, decks: int) -> bool:
     """Whether an open shoe holds the number of decks the rules ask for.
 
     A change of burn or penetration applies from the next shoe, as at a real table;
     a change of decks cannot wait: that shoe is finished.
     """
-    return bool(shoe.state["decks"] == rules["decks"])
+    return bool(shoe.state["decks"] == decks)
 
 
 def is_open_shoe(shoe: Shoe | None, table: Table) -> bool:
     """Whether ``shoe`` (the player's last round's, read with it) is still the one
     :func:`shoe_open` would give at ``table``: a page shows it without asking again."""
-    return shoe is not None and not shoe.is_finished and shoe.state["decks"] == table.decks
+    return shoe is not None and not shoe.is_finished and _fits(shoe, table.decks)
 
 
 def _finish(shoe: Shoe) -> None:
@@ -118,7 +118,7 @@ def shoe_open(
     for _attempt in range(3):
         shoes = Shoe.objects.filter(table=table, player=owner, is_finished=False)
         shoe = (shoes.select_for_update() if lock else shoes).first()
-        if shoe is not None and _fits(shoe, rules):
+        if shoe is not None and _fits(shoe, rules["decks"]):
             return shoe
         with transaction.atomic():  # a savepoint: another process may open one first
             if shoe is not None:
