@@ -164,13 +164,31 @@
     if (amount) amount.focus();
   });
 
-  // The cut: show where the yellow card goes.
+  // The cut: show where the yellow card goes. Another player's event refreshes the board;
+  // the new board keeps the place this player chose for the offer (and the slider's focus).
+  var cutChoice = null; // {range: "min:max", value, focused}
   document.addEventListener("input", function (event) {
     if (event.target.id === "cut-position") {
+      cutChoice = { range: event.target.min + ":" + event.target.max, value: event.target.value };
       var output = document.getElementById("cut-output");
       if (output) output.textContent = event.target.value;
     }
   });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    if (cutChoice && event.detail.target === board()) cutChoice.focused = !!active && active.id === "cut-position";
+  });
+
+  function keepCutChoice() {
+    var range = document.getElementById("cut-position");
+    if (!range) { cutChoice = null; return; }
+    if (cutChoice && cutChoice.range === range.min + ":" + range.max) {
+      range.value = cutChoice.value;
+      if (cutChoice.focused) range.focus();
+    }
+    var output = document.getElementById("cut-output");
+    if (output) output.textContent = range.value;
+  }
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var b = board();
@@ -184,15 +202,14 @@
     if (b && event.detail.elt === b) {
       showBubbles();
       if (b.classList.contains("dealing") && b.dataset.round) shown[b.dataset.round] = true;
-      var range = document.getElementById("cut-position");
-      var output = document.getElementById("cut-output");
-      if (range && output) output.textContent = range.value;
+      keepCutChoice();
       tick();
     }
   });
 
   connect();
   tick();
+  keepCutChoice();
   var startLog = document.getElementById("chat-log");
   if (startLog) startLog.scrollTop = startLog.scrollHeight;
 })();

@@ -109,6 +109,14 @@ def test_three_browsers_play_a_round_together(open_page):
     expect(b.locator(".cut-offer")).to_be_visible()
     caught_up(b)
     b.locator("#cut-position").fill("150")
+    # Another player's event refreshes the board: the place bob chose stays chosen.
+    b.evaluate(
+        "htmx.ajax('GET', document.querySelector('.full-table').dataset.boardUrl,"
+        " {target: '#board', swap: 'outerHTML'})"
+    )
+    settled(b)
+    expect(b.locator("#cut-position")).to_have_value("150")
+    expect(b.locator("#cut-output")).to_have_text("150")
     b.locator(".cut-form button[type=submit]").click()
     settled(b)
     shoe = Shoe.objects.get(table__slug="salon", is_finished=False)
