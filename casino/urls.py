@@ -26,3 +26,4 @@ urlpatterns = [
     path("help/", include("casino.support.help_urls")),
     path("admin/", admin.site.urls),
 ]
+handler500 = "casino.errors.server_error"

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+
 import pytest
 from django.core.exceptions import BadRequest
+from django.db import OperationalError, connection
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import path, reverse
+from psycopg_pool import PoolTimeout
 
+from casino.errors import BUSY_RETRY_AFTER_SECONDS, database_busy
+from casino.urls import handler500  # noqa: F401 (this module is the tests' URLconf)
 from casino.urls import urlpatterns as project_urlpatterns
 
 
@@ -19,8 +26,27 @@ def _bad(request):
     raise BadRequest("nonsense")
 
 
-# The project's URLs plus two that fail, for these tests only (see ``pytest.mark.urls``).
-urlpatterns = [path("test-boom/", _boom), path("test-bad/", _bad), *project_urlpatterns]
+def _busy(request):
+    # What Django raises when every pooled connection stayed taken past the pool's wait
+    # (test_a_real_pool_timeout_is_recognised_as_busy shows it on PostgreSQL).
+    try:
+        raise PoolTimeout("couldn't get a connection after 10.00 sec")
+    except PoolTimeout as error:
+        raise OperationalError(*error.args) from error
+
+
+def _broken(request):
+    raise OperationalError("no such table: nowhere")
+
+
+# The project's URLs plus some that fail, for these tests only (see ``pytest.mark.urls``).
+urlpatterns = [
+    path("test-boom/", _boom),
+    path("test-bad/", _bad),
+    path("test-busy/", _busy),
+    path("test-broken/", _broken),
+    *project_urlpatterns,
+]
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
 
@@ -76,6 +102,82 @@ def test_500_page_needs_no_request_and_no_database(django_assert_num_queries):
         html = render_to_string("500.html")
     assert "Something went wrong" in html
     assert 'href="/"' in html
+
+
+def test_a_busy_database_is_a_503_that_says_when_to_come_back(client):
+    client.raise_request_exception = False
+    client.cookies["django_language"] = "de"
+    response = client.get("/test-busy/")
+    html = response.content.decode()
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(BUSY_RETRY_AFTER_SECONDS)
+    assert "Das Casino ist ausgelastet" in html
+    assert "Something went wrong" not in html
+
+
+def test_a_broken_database_is_still_a_500(client):
+    client.raise_request_exception = False
+    response = client.get("/test-broken/")
+    assert response.status_code == 500
+    assert "Retry-After" not in response
+
+
+def test_the_503_page_needs_no_request_and_no_database(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        html = render_to_string("503.html")
+    assert "The casino is busy" in html
+
+
+def test_a_locked_sqlite_database_is_busy():
+    try:
+        try:
+            raise sqlite3.OperationalError("database is locked")
+        except sqlite3.OperationalError as error:
+            raise OperationalError(*error.args) from error
+    except OperationalError as error:
+        assert database_busy(error)
+    assert not database_busy(OperationalError("no such table: nowhere"))
+    assert not database_busy(None)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a psycopg pool: PostgreSQL")
+def test_a_real_pool_timeout_is_recognised_as_busy():
+    """A pool of one connection, held by another thread: the next request for a
+    connection waits out the pool's timeout and fails the way ``database_busy`` knows."""
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    params = {**connection.settings_dict, "CONN_MAX_AGE": 0}
+    pool = {"min_size": 1, "max_size": 1, "timeout": 0.2}
+    params["OPTIONS"] = {**params.get("OPTIONS", {}), "pool": pool}
+    version = connection.pg_version
+
+    def wrapper() -> DatabaseWrapper:
+        busy = DatabaseWrapper(params, alias="busy-test")
+        busy.__dict__["pg_version"] = version  # asking would take a second pooled connection
+        return busy
+
+    taken, release = threading.Event(), threading.Event()
+
+    def hold():
+        holder = wrapper()
+        holder.ensure_connection()
+        taken.set()
+        release.wait(10)
+        holder.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert taken.wait(10)
+        with pytest.raises(OperationalError) as raised:
+            wrapper().ensure_connection()
+        assert database_busy(raised.value)
+    finally:
+        release.set()
+        thread.join()
+        opened = DatabaseWrapper._connection_pools.pop("busy-test", None)
+        if opened is not None:
+            opened.close()
 
 
 def test_expired_csrf_token_asks_for_a_reload(alice):

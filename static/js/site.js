@@ -20,7 +20,7 @@
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     var body = document.body.dataset;
-    notice(status === 403 ? body.expiredMessage : body.errorMessage);
+    notice(status === 403 ? body.expiredMessage : status === 503 ? body.busyMessage : body.errorMessage);
   });
   document.addEventListener("htmx:sendError", function () {
     notice(document.body.dataset.offlineMessage);
