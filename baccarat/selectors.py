@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -367,6 +368,20 @@ def play_lines(play: Play) -> list[Bet]:
     return sorted(play.bets.all(), key=lambda bet: order[bet.kind])
 
 
+PROTOCOL_LINE_FIELDS = (
+    "stake_total",
+    "payout_total",
+    "round__created_at",
+    "round__state",
+    "round__completion",
+    "round__outcome",
+    "round__player_total",
+    "round__banker_total",
+    "round__table__kind",
+    "round__table__name",
+)
+
+
 def protocol_plays(
     *,
     player: User,
@@ -374,19 +389,26 @@ def protocol_plays(
     date_from: date | None = None,
     date_to: date | None = None,
     outcome: str = "",
+    bets: bool = True,
 ) -> QuerySet[Play]:
-    """The player's own rounds with a stake, newest first, ready for a page of the list.
+    """The player's own rounds with a stake, newest first, with their rounds and tables;
+    with ``bets`` (a round's page, the CSV) also their bets and their shoes.
 
     A full table's round the player passed or let go by (no stake) is not one of them.
     """
     plays = (
         Play.objects.filter(player=player, stake_total__gt=0)
         .exclude(round__state=Round.State.BETTING)
-        .select_related("round", "round__table", "round__shoe")
-        .defer("round__shoe__state")  # the card order: not shown, and the largest field
-        .prefetch_related("bets")
         .order_by("-round_id")
     )
+    if bets:
+        plays = (
+            plays.select_related("round", "round__table", "round__shoe")
+            .defer("round__shoe__state")  # the card order: not shown, and the largest field
+            .prefetch_related("bets")
+        )
+    else:  # what a line of the list shows (the rules and limits are JSON: not decoded)
+        plays = plays.select_related("round", "round__table").only(*PROTOCOL_LINE_FIELDS)
     if table is not None:
         plays = plays.filter(round__table=table)
     if date_from is not None:
@@ -398,6 +420,43 @@ def protocol_plays(
     elif outcome == Round.State.VOID:
         plays = plays.filter(round__state=Round.State.VOID)
     return plays
+
+
+@dataclass(frozen=True)
+class ProtocolRow:
+    """A line of the protocol list, in the reader's language."""
+
+    play: Play
+    round: Round
+    table: str  # the table's name for people
+    outcome: str  # "Banker", or "—" for a round without cards
+    status: str  # how the round ended: played, completed by the server, void
+
+
+def protocol_rows(plays: Iterable[Play]) -> list[ProtocolRow]:
+    """The lines of a page of the protocol. The labels are looked up once per page, not
+    per line (a model's ``get_..._display`` builds its whole choices dict on each call)."""
+    outcomes = {value: str(label) for value, label in Round.Outcome.choices}
+    endings = {value: str(label) for value, label in Round.Completion.choices}
+    states = {value: str(label) for value, label in Round.State.choices}
+    practice = str(_("Practice"))
+    rows = []
+    for play in plays:
+        round = play.round
+        if round.state == Round.State.VOID:
+            status = states[Round.State.VOID]
+        else:
+            status = endings.get(round.completion) or states[round.state]
+        rows.append(
+            ProtocolRow(
+                play=play,
+                round=round,
+                table=practice if round.table.kind == Table.Kind.PRACTICE else round.table.name,
+                outcome=outcomes.get(round.outcome, "—"),
+                status=status,
+            )
+        )
+    return rows
 
 
 def protocol_play(*, player: User, round_id: int) -> Play:

@@ -347,25 +347,32 @@ def practice_summary(request: HttpRequest, pk: int) -> HttpResponse:
 # Protocol ---------------------------------------------------------------------------
 
 
-def _filtered_plays(request: HttpRequest) -> tuple[ProtocolFilterForm, Any]:
+def _filtered_plays(request: HttpRequest, *, bets: bool) -> tuple[ProtocolFilterForm, Any]:
     form = ProtocolFilterForm(request.GET or None, player=request.user)
     filters: dict[str, Any] = {}
     if form.is_valid():
         filters = {k: v for k, v in form.cleaned_data.items() if v}
-    return form, selectors.protocol_plays(player=request.user, **filters)  # type: ignore[arg-type]
+    plays = selectors.protocol_plays(player=request.user, bets=bets, **filters)  # type: ignore[arg-type]
+    return form, plays
 
 
 @login_required
 @require_GET
 def protocol_list(request: HttpRequest) -> HttpResponse:
-    form, plays = _filtered_plays(request)
+    form, plays = _filtered_plays(request, bets=False)
     page = Paginator(plays, PROTOCOL_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     template = (
         "baccarat/protocol_list.html#results" if request.htmx else "baccarat/protocol_list.html"
     )  # type: ignore[attr-defined]
-    return render(request, template, {"form": form, "page": page, "query": query.urlencode()})
+    context = {
+        "form": form,
+        "page": page,
+        "rows": selectors.protocol_rows(page),
+        "query": query.urlencode(),
+    }
+    return render(request, template, context)
 
 
 @login_required
@@ -393,7 +400,7 @@ def protocol_detail(request: HttpRequest, round_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def protocol_export(request: HttpRequest) -> HttpResponse:
-    _form, plays = _filtered_plays(request)
+    _form, plays = _filtered_plays(request, bets=True)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="protocol.csv"'
     exports.protocol_csv_write(plays=plays, out=response)

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from baccarat import betting, rounds
 from baccarat.models import PracticeSession, Round, Table
+from baccarat.practice import practice_start
 from wallet.models import Account, Transaction
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -108,18 +109,62 @@ def test_protocol_shows_void_reason(client: Any, seated: Any, support: Any, tabl
     assert b"Shuffler jam" in detail.content
 
 
+# The session's user, the filter's tables, the count for the pages, the page's lines
+# (play, round and table in one read; no bets); the session too where it is not cached.
+PROTOCOL_LIST_BUDGET = 5
+
+
 def test_protocol_list_query_count_is_constant(
     client: Any, seated: Any, table: Table, django_assert_max_num_queries: Any
 ) -> None:
     client.force_login(seated)
     _played_round(seated, table)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(PROTOCOL_LIST_BUDGET):
         client.get(reverse("baccarat:protocol_list"))
     for _ in range(12):
         _played_round(seated, table)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(PROTOCOL_LIST_BUDGET):
         response = client.get(reverse("baccarat:protocol_list"))
     assert response.content.count(b"/protocol/") >= 13
+
+
+def test_protocol_lines_say_how_each_round_ended_in_the_readers_language(
+    client: Any, seated: Any, support: Any, table: Table
+) -> None:
+    played = _played_round(seated, table, "banker")
+    recovered = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=recovered, player=seated, kind="player", amount=100)
+    rounds.round_lock(round_id=recovered.pk)
+    rounds.round_settle(round_id=recovered.pk, completion=Round.Completion.SERVER)
+    voided = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=voided, player=seated, kind="tie", amount=100)
+    rounds.round_lock(round_id=voided.pk)
+    rounds.round_void(round_id=voided.pk, reason="Shuffler jam", by=support)
+    practice = practice_start(
+        player=seated,
+        decks=8,
+        starting_chips=1000,
+        hands=10,
+        tie_pays=8,
+        pairs_enabled=False,
+        commission=Table.Commission.FIVE_PERCENT,
+    )
+    in_practice = _played_round(seated, practice.table)
+    client.force_login(seated)
+    client.cookies["django_language"] = "de"
+    html = client.get(reverse("baccarat:protocol_list")).content.decode()
+    lines = {
+        round.pk: html.split(f">#{round.pk}</a>", 1)[1].split("</tr>", 1)[0]
+        for round in (played, recovered, voided, in_practice)
+    }
+    played.refresh_from_db()
+    outcome = {"player": "Spieler", "banker": "Bank", "tie": "Unentschieden"}[played.outcome]
+    assert f"<td>{outcome} ({played.player_total}:{played.banker_total})</td>" in lines[played.pk]
+    assert "<td>Gespielt</td>" in lines[played.pk]
+    assert "<td>Vom Server abgeschlossen</td>" in lines[recovered.pk]
+    assert "<td>—</td>" in lines[voided.pk] and "<td>Annulliert</td>" in lines[voided.pk]
+    practice_line = html.split(f">#{in_practice.pk}</a>", 1)[0].rsplit("<tr>", 1)[1]
+    assert "<td>Übungsspiel</td>" in practice_line
 
 
 def test_protocol_filter_bad_dates_shows_error(client: Any, seated: Any) -> None:
