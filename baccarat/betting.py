@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from baccarat import engine
-from baccarat.db import save_all
+from baccarat.db import cache_bets, save_all, with_bets
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, PracticeSession, Round, Table
 from baccarat.rule_sets import chip_unit, rules_of
@@ -123,15 +123,7 @@ def write_stakes(*, play: Play, stakes: Stakes) -> None:
         new = Bet.objects.bulk_create(new)
     if changed:
         save_all(changed, ["stake"])
-    _cache_bets(play, kept + new)
-
-
-def _cache_bets(play: Play, bets: list[Bet]) -> None:
-    """What ``prefetch_related("bets")`` would leave on the play, without a query."""
-    cached = play.bets.all()
-    cached._result_cache = sorted(bets, key=lambda bet: bet.pk or 0)
-    cached._prefetch_done = True  # type: ignore[attr-defined]
-    play._prefetched_objects_cache = {"bets": cached}  # type: ignore[attr-defined]
+    cache_bets(play, kept + new)
 
 
 def _edit_stakes(*, round: Round, player: User, edit: Callable[[Round, Stakes], Stakes]) -> Round:
@@ -191,11 +183,10 @@ def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
 def recent_plays(*, table: Table, player: User) -> list[Play]:
     """The player's two latest plays at ``table`` (void rounds aside), newest first, with
     their rounds, shoes and bets: the open round, the one in play, the last dealt."""
-    plays = list(
+    plays = with_bets(
         Play.objects.filter(player=player, round__table=table)
         .exclude(round__state=Round.State.VOID)
         .select_related("round", "round__shoe")
-        .prefetch_related("bets")
         .order_by("-round_id")[:2]
     )
     for play in plays:

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from baccarat import engine
+from baccarat.db import with_bets
 from baccarat.models import Play, Round, Seat, Shoe, Table
 from baccarat.selectors import (
     BUY_IN_MULTIPLES,
@@ -133,7 +134,7 @@ def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     )
     open_round = newest[0] if newest and newest[0].state in OPEN_STATES else None
     last_round = next((r for r in newest if r.state == Round.State.SETTLED), None)
-    plays = list(Play.objects.filter(round__in=newest).prefetch_related("bets"))
+    plays = with_bets(Play.objects.filter(round__in=newest))
     now_plays = {p.player_id: p for p in plays if open_round and p.round_id == open_round.pk}
     last_plays = {p.player_id: p for p in plays if last_round and p.round_id == last_round.pk}
     # The card order (its largest field) is read only when the viewer is offered the cut.

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from baccarat import betting, engine, reversals, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
-from baccarat.db import save_all
+from baccarat.db import cache_bets, save_all
 from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
 from baccarat.faults import fault_point
@@ -53,11 +53,7 @@ def staked_plays(round: Round) -> list[Play]:
         bet.play = play
         bets.setdefault(play.pk, []).append(bet)
     for play in plays.values():
-        # What ``prefetch_related("bets")`` would leave, without its second query.
-        cached = play.bets.all()
-        cached._result_cache = bets[play.pk]
-        cached._prefetch_done = True  # type: ignore[attr-defined]
-        play._prefetched_objects_cache = {"bets": cached}  # type: ignore[attr-defined]
+        cache_bets(play, bets[play.pk])
     return list(plays.values())
 
 

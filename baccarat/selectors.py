@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.card_names import card_name
+from baccarat.db import with_bets
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.models import Account, Transaction
@@ -143,22 +144,21 @@ class TableState:
 
 
 def table_state(*, table: Table, player: User, settled: Play | None = None) -> TableState:
-    """The player's view of a single-seat table, in at most four queries.
+    """The player's view of a single-seat table, in at most three queries.
 
     ``settled``: the player's play this request has just settled (with its round and
     bets loaded). Settling it closed the player's only open round here, so it is the
-    last finished one and nothing else is open: two queries fewer, three when its lock
-    left the next shoe on the round. The shoe is looked up only when the player's latest
+    last finished one and nothing else is open: one query fewer, two when its lock left
+    the next shoe on the round. The shoe is looked up only when the player's latest
     round's shoe has ended (every coup, at a one-deck table).
     """
     if settled is not None:
         plays = [settled]
     else:
-        plays = list(
+        plays = with_bets(
             Play.objects.filter(player=player, round__table=table)
             .exclude(round__state=Round.State.VOID)
             .select_related("round", "round__shoe")
-            .prefetch_related("bets")
             .order_by("-round_id")[:2]
         )
     current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
