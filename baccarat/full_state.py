@@ -137,8 +137,16 @@ def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     plays = with_bets(Play.objects.filter(round__in=newest))
     now_plays = {p.player_id: p for p in plays if open_round and p.round_id == open_round.pk}
     last_plays = {p.player_id: p for p in plays if last_round and p.round_id == last_round.pk}
-    # The card order (its largest field) is read only when the viewer is offered the cut.
-    shoe = Shoe.objects.filter(table=table, player=None, is_finished=False).defer("state").first()
+    # The open shoe: the newest round's while it is unfinished (a table has one open
+    # shoe), else looked up (a new shoe waiting for its cut). The card order (its largest
+    # field) is read only when the viewer is offered the cut.
+    dealt_from = next((r.shoe for r in newest if r.shoe is not None), None)
+    if dealt_from is not None and not dealt_from.is_finished:
+        shoe: Shoe | None = dealt_from
+    else:
+        shoe = (
+            Shoe.objects.filter(table=table, player=None, is_finished=False).defer("state").first()
+        )
 
     seats = []
     for number in Seat.NUMBERS:

@@ -166,3 +166,34 @@ def test_full_table_requests_stay_within_their_budgets(salon: Table, monkeypatch
     assert most["bet"] <= FULL_BET_BUDGET, most
     assert most["deal"] <= FULL_DEAL_BUDGET, most
     assert most["last deal"] <= LAST_DEAL_BUDGET, most
+
+
+# A board refresh (what every browser at the table fetches on each live event): the
+# session's user, the table, the notices, the seats, the two newest rounds with their
+# shoe, their plays with their bets, the viewer's balances. The open shoe is the newest
+# round's; it is looked up only while a new shoe waits for its cut.
+BOARD_BUDGET = 7 + SESSION_READ
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_board_refresh_stays_within_its_budget(salon: Table, monkeypatch: Any) -> None:
+    from django.test import Client
+
+    monkeypatch.setattr(seats, "SEEN_EVERY_SECONDS", 3600)
+    players = [sit(salon, name, number) for number, name in enumerate(["ann", "bo", "cy"], 1)]
+    ready(salon)
+    for player in players[:2]:
+        croupier.full_bet(table=salon, player=player, kind="banker", amount=500, take_back=False)
+        croupier.full_decide(table=salon, player=player, deal=True)
+    croupier.full_decide(table=salon, player=players[2], deal=False)
+    croupier.table_tick(table_id=salon.pk, now=timezone.now() + timedelta(minutes=1))
+    croupier.full_bet(table=salon, player=players[0], kind="player", amount=500, take_back=False)
+    client = Client()
+    client.force_login(players[2])
+    board = reverse("baccarat:table", args=[salon.slug])
+    client.get(board, **HTMX)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(board, **HTMX)
+    assert response.status_code == 200 and b'class="seat' in response.content
+    assert len(queries) <= BOARD_BUDGET, [q["sql"][:80] for q in queries.captured_queries]
+    assert not [q for q in queries.captured_queries if 'FROM "baccarat_shoe"' in q["sql"]]
