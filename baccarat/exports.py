@@ -125,7 +125,7 @@ def protocol_row(play: Play) -> list[Cell]:
         euros(play.balance_after),
         csv_safe(status),
         status_code,
-        csv_safe(round.void_reason) if round.state == Round.State.VOID else "",
+        csv_safe(round.void_explanation) if round.state == Round.State.VOID else "",
     ]
 
 

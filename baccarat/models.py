@@ -285,6 +285,8 @@ class Round(models.Model):
         DEALING_ERROR = "dealing_error", _("Dealing error")
         COMPLAINT_UPHELD = "complaint_upheld", _("Player complaint upheld")
         OTHER = "other", _("Other")
+        # The server's own: recovery gave up on a round (never a staff member's choice).
+        NOT_COMPLETED = "not_completed", _("Not completed by the server")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     shoe = models.ForeignKey(
@@ -369,6 +371,14 @@ class Round(models.Model):
     @property
     def is_final(self) -> bool:
         return self.state in {self.State.SETTLED, self.State.VOID, self.State.CLOSED}
+
+    @property
+    def void_explanation(self) -> str:
+        """Why the round was voided, for the player: staff's own words, or the server's
+        in the reader's language (the stored reason is the server's record, in English)."""
+        if self.void_cause == self.VoidCause.NOT_COMPLETED:
+            return str(_("The server could not complete this round; every stake was returned."))
+        return self.void_reason
 
 
 class Play(models.Model):

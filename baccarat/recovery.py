@@ -89,7 +89,13 @@ def recover_round(round_id: int, *, max_attempts: int, report: RecoveryReport) -
             "every stake was returned."
         )
         try:
-            rounds.round_void(round_id=round_id, reason=reason, by="recovery", attention=True)
+            rounds.round_void(
+                round_id=round_id,
+                reason=reason,
+                by="recovery",
+                attention=True,
+                cause=Round.VoidCause.NOT_COMPLETED,
+            )
         except Exception as error:
             report.failed.append(round_id)
             _log(round, round_id, "void", attempt, "failed", error=repr(error))

@@ -55,7 +55,14 @@ class VoidForm(forms.Form):
     shows exactly what the void will move before anything moves."""
 
     cause = forms.ChoiceField(
-        label=_("Cause"), choices=Round.VoidCause.choices, widget=forms.RadioSelect
+        label=_("Cause"),
+        # Staff's causes; the server's own (a round it could not complete) is not one.
+        choices=[
+            (value, label)
+            for value, label in Round.VoidCause.choices
+            if value != Round.VoidCause.NOT_COMPLETED
+        ],
+        widget=forms.RadioSelect,
     )
     reason = forms.CharField(
         label=_("What happened"),

@@ -80,6 +80,21 @@ def test_a_failing_round_is_retried_then_voided_with_stakes_back(
     assert lines[-1]["step"] == "void" and lines[-1]["attempt"] == 6
 
 
+def test_a_round_recovery_gave_up_on_reads_in_the_players_language(
+    stuck: Round, settle_breaks: None, seated: Any, client: Any
+) -> None:
+    for _attempt in range(6):
+        recovery.recover_rounds(max_attempts=5)
+    stuck.refresh_from_db()
+    assert stuck.void_cause == Round.VoidCause.NOT_COMPLETED
+    client.force_login(seated)
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("baccarat:protocol_detail", args=[stuck.pk])).content.decode()
+    assert "Vom Server nicht abgeschlossen" in page
+    assert "Der Server konnte diese Runde nicht abschließen" in page
+    assert "could not complete" not in page  # the server's English record stays its own
+
+
 def test_a_crash_during_an_attempt_still_counts(stuck: Round) -> None:
     # The count is committed before the attempt starts: a killed worker still used one.
     assert recovery._count_attempt(stuck.pk) == 1

@@ -183,3 +183,22 @@ def test_two_staff_voiding_at_once_reverse_once(
     assert StaffAction.objects.filter(kind=StaffAction.Kind.ROUND_VOIDED).count() == 1
     assert Transaction.objects.filter(reference__startswith="void-").count() == 2
     assert audit_violations() == []
+
+
+def test_staff_cannot_pick_the_servers_own_cause(
+    client: Any, support_user: Any, alice: Any, rigged_round: Any
+) -> None:
+    """ "Not completed by the server" is the recovery's cause, not one a person chooses."""
+    round = rigged_round(alice, settle=False)  # locked: every staff cause is offered
+    before = ledger_state()
+    client.force_login(support_user)
+    page = client.get(reverse("support:round", args=[round.pk])).content.decode()
+    assert 'value="dealing_error"' in page and 'value="not_completed"' not in page
+    response = client.post(
+        reverse("support:void", args=[round.pk]),
+        {"cause": "not_completed", "reason": "Fault", "confirm": "1"},
+    )
+    assert response.status_code == 400
+    round.refresh_from_db()
+    assert round.state == Round.State.LOCKED and ledger_state() == before
+    assert not Reversal.objects.exists() and not StaffAction.objects.exists()
