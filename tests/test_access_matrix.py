@@ -118,6 +118,10 @@ MATRIX = {
         lambda o: {"round_id": o["round"].pk},
         row(LOGIN, FORBIDDEN, FORBIDDEN, NOT_ALLOWED, FORBIDDEN, NOT_ALLOWED),
     ),
+    "support:mute_lift": (
+        lambda o: {"message_id": o["message"].pk, "mute_id": 1},
+        row(LOGIN, FORBIDDEN, FORBIDDEN, NOT_ALLOWED, FORBIDDEN, NOT_ALLOWED),
+    ),
     "support:tickets": (None, SUPPORT_ONLY),
     "support:ticket": (lambda o: {"ticket_id": alice_ticket(o).pk}, SUPPORT_ONLY),
     # Players' requests for help: each player's own; anyone else's is a 404 (staff too).

@@ -150,6 +150,18 @@ class ModerationForm(forms.Form):
         return data
 
 
+class MuteLiftForm(forms.Form):
+    """Why a mute ends before its time (kept with the staff action)."""
+
+    reason = forms.CharField(label=_("Why lift it"), max_length=200)
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("Please give a reason."))
+        return reason
+
+
 class TicketForm(forms.Form):
     """A player's request for help about one of their rounds."""
 

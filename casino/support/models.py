@@ -52,6 +52,7 @@ class StaffAction(models.Model):
         REPORT_DISMISSED = "report_dismissed", _("Chat report dismissed")
         MESSAGE_REMOVED = "message_removed", _("Chat message removed")
         PLAYER_MUTED = "player_muted", _("Player muted in the chat")
+        MUTE_LIFTED = "mute_lifted", _("Chat mute lifted")
         ROUND_VOIDED = "round_voided", _("Round voided")
         ROUNDS_EXPORTED = "rounds_exported", _("Rounds exported as CSV")
         PLAYER_VIEWED = "player_viewed", _("Player page viewed")

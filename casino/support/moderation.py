@@ -155,3 +155,24 @@ def report_decide(
                 minutes=minutes,
             ),
         )
+
+
+def mute_lift(*, message_id: int, mute_id: int, by: User, reason: str) -> StaffAction:
+    """End a mute of the writer of ``message_id`` now: they may write again at once.
+    Raises :class:`ChatMute.DoesNotExist` for a mute that is not that writer's, and
+    :class:`AlreadyHandled` for one that has ended already (lifted or run out)."""
+    now = timezone.now()
+    with transaction.atomic():
+        message = ChatMessage.objects.get(pk=message_id)
+        mute = ChatMute.objects.select_for_update().get(pk=mute_id, player=message.player_id)
+        if mute.until <= now:
+            raise AlreadyHandled
+        until, mute.until = mute.until, now
+        mute.save(update_fields=["until"])
+        return StaffAction.objects.create(
+            actor=by,
+            kind=StaffAction.Kind.MUTE_LIFTED,
+            subject=message.player,
+            reason=reason,
+            details=_details(message, mute=mute.pk, until=until.isoformat()),
+        )

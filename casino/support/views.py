@@ -11,17 +11,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from baccarat import reversals
 from baccarat.errors import RoundError
 from baccarat.exports import csv_safe, euros
-from baccarat.models import ChatMessage, Round
+from baccarat.models import ChatMessage, ChatMute, Round
 from casino.accounts.models import User
 from casino.support import moderation, selectors, tickets, voids
 from casino.support.access import support_required
 from casino.support.forms import (
     ModerationForm,
+    MuteLiftForm,
     RoundSearchForm,
     TicketAnswerForm,
     TicketCloseForm,
@@ -228,8 +229,56 @@ def chat_case(request: HttpRequest, message_id: int) -> HttpResponse:
             messages.success(request, _("Done: the decision is recorded."))
         return redirect("support:chat_queue")
     status = 400 if request.method == "POST" else 200
-    context = {"case": case, "form": form, "open": any(r.state == "open" for r in case.reports)}
+    return _case_page(request, case, form=form, status=status)
+
+
+def _case_page(
+    request: HttpRequest,
+    case: moderation.ReportCase,
+    *,
+    form: ModerationForm,
+    status: int,
+    lift_form: MuteLiftForm | None = None,
+    lift_mute: int | None = None,
+) -> HttpResponse:
+    context = {
+        "case": case,
+        "form": form,
+        "open": any(r.state == "open" for r in case.reports),
+        "now": timezone.now(),
+        "lift_form": lift_form or MuteLiftForm(),
+        "lift_mute": lift_mute,  # the mute whose lift form has errors
+    }
     return render(request, "support/chat_case.html", context, status=status)
+
+
+@support_required
+@require_POST
+def mute_lift(request: HttpRequest, message_id: int, mute_id: int) -> HttpResponse:
+    """End one of the writer's mutes now, with a reason; back to the case."""
+    form = MuteLiftForm(request.POST)
+    if not form.is_valid():
+        try:
+            case = moderation.report_case(message_id=message_id)
+        except ChatMessage.DoesNotExist:
+            raise Http404 from None
+        return _case_page(
+            request, case, form=ModerationForm(), status=400, lift_form=form, lift_mute=mute_id
+        )
+    try:
+        moderation.mute_lift(
+            message_id=message_id,
+            mute_id=mute_id,
+            by=request.user,  # type: ignore[arg-type]
+            reason=form.cleaned_data["reason"],
+        )
+    except (ChatMessage.DoesNotExist, ChatMute.DoesNotExist):
+        raise Http404 from None
+    except moderation.AlreadyHandled:
+        messages.info(request, _("That mute had ended already; nothing changed."))
+    else:
+        messages.success(request, _("The mute is lifted: the player may write again."))
+    return redirect("support:chat_case", message_id=message_id)
 
 
 @support_required

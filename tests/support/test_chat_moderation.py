@@ -158,3 +158,80 @@ def test_two_staff_deciding_at_once_make_one_decision(
     assert StaffAction.objects.count() == 1
     muted = StaffAction.objects.get().kind == StaffAction.Kind.PLAYER_MUTED
     assert ChatMute.objects.count() == (1 if muted else 0)
+
+
+@pytest.fixture
+def muted(client: Any, support_user: Any, reported: ChatMessage) -> ChatMute:
+    """alice muted in every chat for a day over the reported message."""
+    client.force_login(support_user)
+    url = reverse("support:chat_case", args=[reported.pk])
+    data = {"action": "mute", "everywhere": "all", "minutes": str(24 * 60), "reason": "Insults"}
+    assert client.post(url, data).status_code == 302
+    return ChatMute.objects.get()
+
+
+def test_support_lifts_a_mute_early_and_the_player_writes_again(
+    client: Any, support_user: Any, reported: ChatMessage, muted: ChatMute, salon: Table, alice: Any
+) -> None:
+    case = reverse("support:chat_case", args=[reported.pk])
+    lift = reverse("support:mute_lift", args=[reported.pk, muted.pk])
+    assert f'action="{lift}"' in client.get(case).content.decode()
+    response = client.post(lift, {"reason": "Apologised by mail"}, follow=True)
+    assert response.redirect_chain[-1][0] == case
+    assert "The mute is lifted: the player may write again." in response.content.decode()
+    muted.refresh_from_db()
+    assert muted.until <= timezone.now()
+    action = StaffAction.objects.filter(kind=StaffAction.Kind.MUTE_LIFTED).get()
+    assert (action.actor, action.subject, action.reason) == (
+        support_user, alice, "Apologised by mail"
+    )  # fmt: skip
+    assert action.details["mute"] == muted.pk
+    assert chat.chat_post(table=salon, player=alice, text="sorry").text == "sorry"
+    assert f'action="{lift}"' not in client.get(case).content.decode()  # ended: no button
+
+
+@pytest.mark.parametrize("reason", ["", "   ", "x" * 201])
+def test_a_lift_without_a_good_reason_changes_nothing(
+    client: Any, reported: ChatMessage, muted: ChatMute, reason: str
+) -> None:
+    until = muted.until
+    lift = reverse("support:mute_lift", args=[reported.pk, muted.pk])
+    response = client.post(lift, {"reason": reason})
+    assert response.status_code == 400
+    assert 'role="alert"' in response.content.decode()
+    muted.refresh_from_db()
+    assert muted.until == until
+    assert not StaffAction.objects.filter(kind=StaffAction.Kind.MUTE_LIFTED).exists()
+
+
+def test_a_second_lift_changes_nothing(client: Any, reported: ChatMessage, muted: ChatMute) -> None:
+    lift = reverse("support:mute_lift", args=[reported.pk, muted.pk])
+    client.post(lift, {"reason": "ok"})
+    muted.refresh_from_db()
+    lifted_at = muted.until
+    response = client.post(lift, {"reason": "again"}, follow=True)
+    assert "That mute had ended already; nothing changed." in response.content.decode()
+    muted.refresh_from_db()
+    assert muted.until == lifted_at
+    assert StaffAction.objects.filter(kind=StaffAction.Kind.MUTE_LIFTED).count() == 1
+
+
+def test_a_lift_needs_the_writers_own_mute_a_post_and_staff(
+    client: Any, bob: Any, salon: Table, reported: ChatMessage, muted: ChatMute, support_user: Any
+) -> None:
+    other = chat.player_mute(
+        player=bob, table=salon, until=timezone.now() + timedelta(hours=1), reason="x",
+        by=support_user,
+    )  # fmt: skip
+    for message_id, mute_id in [(reported.pk, other.pk), (reported.pk, 10**12), (10**12, muted.pk)]:
+        url = reverse("support:mute_lift", args=[message_id, mute_id])
+        assert client.post(url, {"reason": "ok"}).status_code == 404
+    lift = reverse("support:mute_lift", args=[reported.pk, muted.pk])
+    assert client.get(lift).status_code == 405
+    client.force_login(bob)
+    assert client.post(lift, {"reason": "ok"}).status_code == 403
+    for mute in (muted, other):
+        until = mute.until
+        mute.refresh_from_db()
+        assert mute.until == until
+    assert not StaffAction.objects.filter(kind=StaffAction.Kind.MUTE_LIFTED).exists()
