@@ -124,6 +124,19 @@ def player_mute(
     )
 
 
+def mute_end(*, mute: ChatMute, player: User, now: datetime) -> None:
+    """End ``mute`` of ``player`` now (support lifts it early). At each full table where
+    they sit and the mute held, their page looks at its chat again: they may write."""
+    mute.until = now
+    mute.save(update_fields=["until"])
+    seats = Seat.objects.filter(player=player)
+    if mute.table_id is not None:
+        seats = seats.filter(table=mute.table_id)
+    for table_id in seats.values_list("table_id", flat=True):
+        with table_change(table_id) as table:
+            event_write(table, "chat_unmuted", player=player.username)
+
+
 @dataclass
 class ChatView:
     messages: list[ChatMessage]

@@ -163,12 +163,12 @@ def mute_lift(*, message_id: int, mute_id: int, by: User, reason: str) -> StaffA
     :class:`AlreadyHandled` for one that has ended already (lifted or run out)."""
     now = timezone.now()
     with transaction.atomic():
-        message = ChatMessage.objects.get(pk=message_id)
+        message = ChatMessage.objects.select_related("player").get(pk=message_id)
         mute = ChatMute.objects.select_for_update().get(pk=mute_id, player=message.player_id)
         if mute.until <= now:
             raise AlreadyHandled
-        until, mute.until = mute.until, now
-        mute.save(update_fields=["until"])
+        until = mute.until
+        chat.mute_end(mute=mute, player=message.player, now=now)
         return StaffAction.objects.create(
             actor=by,
             kind=StaffAction.Kind.MUTE_LIFTED,

@@ -115,6 +115,7 @@
     window.tableEvents.seqs.push(data.seq);
     table.dataset.eventSeq = String(data.seq);
     if (data.kind === "chat" || data.kind === "chat_removed") { chatEvent(data); return; }
+    if (data.kind === "chat_unmuted") { if (data.player === table.dataset.me) chatRefresh(true); return; }
     if ((data.kind === "sit" || data.kind === "leave") && data.player === table.dataset.me) chatRefresh(true);
     if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
     if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");

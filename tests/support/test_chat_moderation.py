@@ -188,6 +188,9 @@ def test_support_lifts_a_mute_early_and_the_player_writes_again(
     assert action.details["mute"] == muted.pk
     assert chat.chat_post(table=salon, player=alice, text="sorry").text == "sorry"
     assert f'action="{lift}"' not in client.get(case).content.decode()  # ended: no button
+    # alice sits at the salon: her page there looks at its chat again.
+    unmuted = TableEvent.objects.get(table=salon, kind="chat_unmuted")
+    assert unmuted.data == {"player": "alice"}
 
 
 @pytest.mark.parametrize("reason", ["", "   ", "x" * 201])
