@@ -40,7 +40,9 @@ def cache_bets(play: Play, bets: Iterable[Bet]) -> None:
 def with_bets(plays: QuerySet[Play]) -> list[Play]:
     """The plays of ``plays`` with their bets, in one query instead of
     ``prefetch_related("bets")``'s two: each play's row carries its bets as a JSON array
-    (a correlated subquery on the bets' play index)."""
+    (a correlated subquery on the bets' play index). A bet's columns are integers and
+    text, which JSON carries as they are (``tests/baccarat/test_db_helpers.py`` compares
+    every field with the bet read the usual way)."""
     from baccarat.models import Bet, Play
 
     db = plays.db

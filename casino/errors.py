@@ -28,7 +28,9 @@ def database_busy(error: BaseException | None) -> bool:
     """Whether ``error`` (or what it was raised from) says the database is busy rather
     than broken: every pooled connection stayed taken past the pool's wait, or SQLite's
     write lock past its timeout."""
-    while error is not None:
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
         if isinstance(error, PoolTimeout):
             return True
         if isinstance(error, sqlite3.OperationalError) and "database is locked" in str(error):

@@ -138,6 +138,9 @@ def test_a_locked_sqlite_database_is_busy():
         assert database_busy(error)
     assert not database_busy(OperationalError("no such table: nowhere"))
     assert not database_busy(None)
+    looped = RuntimeError("a chain that comes back to itself")
+    looped.__context__ = looped
+    assert not database_busy(looped)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a psycopg pool: PostgreSQL")

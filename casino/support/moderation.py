@@ -161,10 +161,10 @@ def mute_lift(*, message_id: int, mute_id: int, by: User, reason: str) -> StaffA
     """End a mute of the writer of ``message_id`` now: they may write again at once.
     Raises :class:`ChatMute.DoesNotExist` for a mute that is not that writer's, and
     :class:`AlreadyHandled` for one that has ended already (lifted or run out)."""
-    now = timezone.now()
     with transaction.atomic():
         message = ChatMessage.objects.select_related("player").get(pk=message_id)
         mute = ChatMute.objects.select_for_update().get(pk=mute_id, player=message.player_id)
+        now = timezone.now()  # read under the lock: a lift that waited sees the first one's
         if mute.until <= now:
             raise AlreadyHandled
         until = mute.until

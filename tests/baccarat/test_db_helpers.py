@@ -51,9 +51,14 @@ def test_with_bets_reads_plays_and_their_bets_in_one_query(
         loaded = {play.player_id: list(play.bets.all()) for play in plays}
         assert all(bet.play is play for play in plays for bet in play.bets.all())
     expected = list(Bet.objects.filter(play__player=seated).order_by("pk"))
-    assert [
-        (b.pk, b.play_id, b.kind, b.stake, b.payout, b.commission) for b in loaded[seated.pk]
-    ] == [(b.pk, b.play_id, b.kind, b.stake, b.payout, b.commission) for b in expected]
+
+    def fields(bet: Bet) -> list[tuple[str, object, type]]:
+        return [
+            (f.attname, getattr(bet, f.attname), type(getattr(bet, f.attname)))
+            for f in Bet._meta.concrete_fields
+        ]
+
+    assert [fields(bet) for bet in loaded[seated.pk]] == [fields(bet) for bet in expected]
     assert [b.kind for b in loaded[seated.pk]] == ["tie", "player"]  # as placed: by id
     assert loaded[bob.pk] == []
     # Loaded from the database as any model is: a save updates the row.

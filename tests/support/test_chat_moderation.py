@@ -238,3 +238,20 @@ def test_a_lift_needs_the_writers_own_mute_a_post_and_staff(
         mute.refresh_from_db()
         assert mute.until == until
     assert not StaffAction.objects.filter(kind=StaffAction.Kind.MUTE_LIFTED).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_staff_lifting_at_once_make_one_lift(
+    support_user: Any, reported: ChatMessage, muted: ChatMute, racers: Any
+) -> None:
+    def lift() -> str:
+        try:
+            moderation.mute_lift(
+                message_id=reported.pk, mute_id=muted.pk, by=support_user, reason="ok"
+            )
+        except moderation.AlreadyHandled:
+            return "handled"
+        return "done"
+
+    assert sorted(racers.run([lift, lift])) == ["done", "handled"]
+    assert StaffAction.objects.filter(kind=StaffAction.Kind.MUTE_LIFTED).count() == 1
