@@ -12,9 +12,10 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from baccarat import betting, practice, recovery, rounds
+from baccarat import betting, recovery, rounds
 from baccarat.models import ChatMessage, ChatReport, Round, Table
 from casino.accounts.models import User
+from tests.baccarat.conftest import practice_for
 from tests.otp import authenticator, login_verified
 from wallet.services import wallet_rebuy
 
@@ -183,15 +184,7 @@ def objects(alice, bob, single_table):
     betting.bet_place(round=round, player=alice, kind="banker", amount=500)
     rounds.round_play(round_id=round.pk)
     recovery.heartbeat_beat()  # the sweep ran: /health/ answers 200
-    session = practice.practice_start(
-        player=alice,
-        decks=8,
-        starting_chips=1000_00,
-        hands=10,
-        tie_pays=8,
-        pairs_enabled=False,
-        commission="five_percent",
-    )
+    session = practice_for(alice)
     salon = Table.objects.create(
         name="Salon",
         slug="salon",

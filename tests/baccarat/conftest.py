@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from baccarat import croupier, engine, seats
-from baccarat.models import Round, Shoe, Table
+from baccarat import croupier, engine, practice, seats
+from baccarat.models import PracticeSession, Round, Shoe, Table
 from wallet import services as wallet
 
 
@@ -16,6 +16,19 @@ def make_player(username: str) -> Any:
     user = get_user_model().objects.create_user(username=username, password="pw-for-tests-1")
     wallet.wallet_open_for_new_player(player=user)
     return user
+
+
+def practice_for(player: Any) -> PracticeSession:
+    """A practice session of ``player``: 8 decks, 1,000.00 in chips, ten hands."""
+    return practice.practice_start(
+        player=player,
+        decks=8,
+        starting_chips=1000_00,
+        hands=10,
+        tie_pays=8,
+        pairs_enabled=False,
+        commission=Table.Commission.FIVE_PERCENT,
+    )
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from baccarat import betting, rounds
 from baccarat.models import PracticeSession, Round, Table
-from baccarat.practice import practice_start
+from tests.baccarat.conftest import practice_for
 from wallet.models import Account, Transaction
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -140,16 +140,7 @@ def test_protocol_lines_say_how_each_round_ended_in_the_readers_language(
     betting.bet_place(round=voided, player=seated, kind="tie", amount=100)
     rounds.round_lock(round_id=voided.pk)
     rounds.round_void(round_id=voided.pk, reason="Shuffler jam", by=support)
-    practice = practice_start(
-        player=seated,
-        decks=8,
-        starting_chips=1000,
-        hands=10,
-        tie_pays=8,
-        pairs_enabled=False,
-        commission=Table.Commission.FIVE_PERCENT,
-    )
-    in_practice = _played_round(seated, practice.table)
+    in_practice = _played_round(seated, practice_for(seated).table)
     client.force_login(seated)
     client.cookies["django_language"] = "de"
     html = client.get(reverse("baccarat:protocol_list")).content.decode()

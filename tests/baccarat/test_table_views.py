@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from baccarat.models import Bet, Play, Round, Table
+from tests.baccarat.conftest import practice_for
 from wallet import services as wallet
 from wallet.models import Transaction
 
@@ -130,17 +131,7 @@ def test_deal_of_another_players_round_is_refused(
 
 
 def test_unknown_or_foreign_table_is_404(client_alice: Any, bob: Any) -> None:
-    from baccarat import practice
-
-    session = practice.practice_start(
-        player=bob,
-        decks=8,
-        starting_chips=1000_00,
-        hands=10,
-        tie_pays=8,
-        pairs_enabled=False,
-        commission="five_percent",
-    )
+    session = practice_for(bob)
     assert client_alice.get(reverse("baccarat:table", args=["nope"])).status_code == 404
     foreign = reverse("baccarat:table_bet", args=[session.table.slug])
     assert client_alice.post(foreign, {"kind": "player", "amount": 100}).status_code == 404
