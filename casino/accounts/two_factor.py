@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -29,6 +30,7 @@ from casino.support.access import is_support
 
 TOTP_DEVICE_NAME = "Authenticator app"
 RECOVERY_DEVICE_NAME = "Recovery codes"
+RECOVERY_DIGEST_SALT = "casino.accounts.recovery-code"  # also in migration 0003
 
 
 def is_staff_member(user: Any) -> bool:
@@ -109,6 +111,14 @@ def totp_confirm(*, user: Any, device: TOTPDevice, code: str) -> tuple[CodeCheck
     return CodeCheck(device=device), codes
 
 
+def recovery_code_digest(code: str) -> str:
+    """What is stored of a recovery code: a keyed digest (HMAC-SHA256 under the secret key,
+    its first 16 hex digits: the width of django-otp's token column), so the table holds
+    nothing a person could type; the codes themselves are shown once, when issued. A new
+    ``SECRET_KEY`` retires the codes: staff then ask for new ones."""
+    return salted_hmac(RECOVERY_DIGEST_SALT, code, algorithm="sha256").hexdigest()[:16]
+
+
 def recovery_codes_issue(*, user: Any) -> list[str]:
     """New recovery codes for ``user``; the old ones stop working."""
     with transaction.atomic():
@@ -117,7 +127,9 @@ def recovery_codes_issue(*, user: Any) -> list[str]:
         )
         device.token_set.all().delete()
         codes = [StaticToken.random_token() for _ in range(settings.CASINO_RECOVERY_CODES)]
-        StaticToken.objects.bulk_create(StaticToken(device=device, token=c) for c in codes)
+        StaticToken.objects.bulk_create(
+            StaticToken(device=device, token=recovery_code_digest(code)) for code in codes
+        )
     return codes
 
 
@@ -131,7 +143,7 @@ def second_factor_check(*, user: Any, code: str) -> CodeCheck:
     if token.isdigit():
         device: Device | None = TOTPDevice.objects.filter(user=user, confirmed=True).first()
     else:
-        token = "".join(code.split()).lower()
+        token = recovery_code_digest("".join(code.split()).lower())
         device = StaticDevice.objects.filter(user=user, confirmed=True).first()
     if device is None:
         return CodeCheck(error=_("This code is not valid. Please try again."))

@@ -3,6 +3,7 @@ recovery codes, throttling; players are never asked."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from urllib.parse import urlencode
 
@@ -14,6 +15,7 @@ from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino.accounts.models import User
+from casino.accounts.two_factor import recovery_code_digest
 from tests.conftest import PASSWORD
 from tests.otp import authenticator, code, code_for_secret
 
@@ -142,6 +144,36 @@ def test_a_recovery_code_works_once_and_says_how_many_are_left(client, support_u
     response = client.post(VERIFY, {"code": codes[0]})
     assert response.status_code == 200
     assert "This code is not valid" in response.content.decode()
+
+
+def test_recovery_codes_are_stored_as_keyed_digests(client, support_user):
+    client.force_login(support_user)
+    codes = enrol(client, support_user)
+    stored = set(StaticToken.objects.values_list("token", flat=True))
+    assert len(stored) == 10 and not stored & set(codes)
+    assert all(re.fullmatch(r"[0-9a-f]{16}", token) for token in stored)
+    assert stored == {recovery_code_digest(code) for code in codes}
+
+
+def test_codes_issued_before_the_digests_keep_working(client, support_user):
+    """Migration 0003 digests the plain codes in place."""
+    from django.apps import apps
+
+    migration = importlib.import_module("casino.accounts.migrations.0003_recovery_codes_digested")
+    client.force_login(support_user)
+    enrol(client, support_user)
+    device = StaticToken.objects.first().device
+    device.token_set.all().delete()
+    StaticToken.objects.create(device=device, token="abcd2345")  # as django-otp stored it
+    migration.digest_plain_codes(apps, None)
+    migration.digest_plain_codes(apps, None)  # twice: a digest is left as it is
+    assert list(device.token_set.values_list("token", flat=True)) == [
+        recovery_code_digest("abcd2345")
+    ]
+    client.post(reverse("accounts:logout"))
+    login(client, support_user)
+    response = client.post(VERIFY, {"code": "ABCD 2345"}, follow=True)
+    assert "You used a recovery code; 0 are left." in response.content.decode()
 
 
 def test_a_new_login_asks_for_the_code_again(client, support_user):
