@@ -1,6 +1,7 @@
 """The chat of a full table in three browsers: a message appears in the log and beside
 its writer's seat, as text; another player reports it; support mutes the writer from the
-queue; the message leaves every browser and the writer reads why and until when."""
+queue; the message leaves every browser and the writer reads why and until when; support
+lifts the mute and the writer's open page may write again."""
 
 from __future__ import annotations
 
@@ -112,6 +113,14 @@ def test_write_report_and_mute_across_browsers(browser, asgi_server, contexts):
     mute = ChatMute.objects.get()
     assert (mute.player, mute.table, mute.muted_by) == (alice, salon, staff)
     assert StaffAction.objects.get().kind == StaffAction.Kind.PLAYER_MUTED
+
+    # Support lifts the mute early: alice's open page may write again, without a reload.
+    s.goto(f"/support/chat/{message.pk}/")
+    s.get_by_label("Why lift it").fill("Apologised by mail")
+    s.get_by_role("button", name="Lift the mute").click()
+    expect(s.locator(".messages, .message").first).to_contain_text("The mute is lifted")
+    expect(a.locator("#chat-form")).to_be_visible()
+    expect(a.locator(".chat-muted")).to_have_count(0)
 
     # The window closes with its x and opens with Chat; the page remembers.
     b.get_by_role("button", name="Chat sluiten").click()
