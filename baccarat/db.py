@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.expressions import RawSQL
 
-if TYPE_CHECKING:
-    from baccarat.models import Bet, Play
+from baccarat.models import Bet, Play
 
 
 def save_all(objects: Sequence[Model], fields: list[str]) -> None:
@@ -43,8 +41,6 @@ def with_bets(plays: QuerySet[Play]) -> list[Play]:
     (a correlated subquery on the bets' play index). A bet's columns are integers and
     text, which JSON carries as they are (``tests/baccarat/test_db_helpers.py`` compares
     every field with the bet read the usual way)."""
-    from baccarat.models import Bet, Play
-
     db = plays.db
     quote = connections[db].ops.quote_name
     fields = Bet._meta.concrete_fields
