@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from baccarat.models import Bet, Play, Round
-from baccarat.selectors import table_name
+from baccarat.selectors import round_status, table_name
 
 BOM = "\ufeff"
 # A spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV
@@ -85,15 +85,6 @@ def protocol_header() -> list[str]:
     ]
 
 
-def _status(round: Round) -> tuple[str, str]:
-    """The status in words and as a code: played, completed by the server, or void."""
-    if round.state == Round.State.VOID:
-        return round.get_state_display(), Round.State.VOID
-    if round.completion:
-        return round.get_completion_display(), round.completion
-    return round.get_state_display(), round.state
-
-
 def protocol_row(play: Play) -> list[Cell]:
     """One of the player's rounds as a row of :func:`protocol_header`."""
     round = play.round
@@ -102,7 +93,7 @@ def protocol_row(play: Play) -> list[Cell]:
     for kind in _spot_headers():
         bet = bets.get(kind)
         spots += [euros(bet.stake), euros(bet.payout)] if bet else ["", ""]
-    status, status_code = _status(round)
+    status, status_code = round_status(round)
     settled = round.state == Round.State.SETTLED
     return [
         round.pk,

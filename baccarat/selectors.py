@@ -433,30 +433,27 @@ class ProtocolRow:
     status: str  # how the round ended: played, completed by the server, void
 
 
+def round_status(round: Round) -> tuple[str, str]:
+    """How a round ended, in words (the active language) and as a code: played, completed
+    by the server, or void. Labels straight from the choices (a model's
+    ``get_..._display`` builds the field's whole choices dict on every call)."""
+    if round.state != Round.State.VOID and round.completion:
+        return str(Round.Completion(round.completion).label), round.completion
+    return str(Round.State(round.state).label), round.state
+
+
 def protocol_rows(plays: Iterable[Play]) -> list[ProtocolRow]:
-    """The lines of a page of the protocol. The labels are looked up once per page, not
-    per line (a model's ``get_..._display`` builds its whole choices dict on each call)."""
-    outcomes = {value: str(label) for value, label in Round.Outcome.choices}
-    endings = {value: str(label) for value, label in Round.Completion.choices}
-    states = {value: str(label) for value, label in Round.State.choices}
-    practice = str(_("Practice"))
-    rows = []
-    for play in plays:
-        round = play.round
-        if round.state == Round.State.VOID:
-            status = states[Round.State.VOID]
-        else:
-            status = endings.get(round.completion) or states[round.state]
-        rows.append(
-            ProtocolRow(
-                play=play,
-                round=round,
-                table=practice if round.table.kind == Table.Kind.PRACTICE else round.table.name,
-                outcome=outcomes.get(round.outcome, "—"),
-                status=status,
-            )
+    """The lines of a page of the protocol."""
+    return [
+        ProtocolRow(
+            play=play,
+            round=play.round,
+            table=table_name(play.round.table),
+            outcome=str(Round.Outcome(play.round.outcome).label) if play.round.outcome else "—",
+            status=round_status(play.round)[0],
         )
-    return rows
+        for play in plays
+    ]
 
 
 def protocol_play(*, player: User, round_id: int) -> Play:

@@ -153,13 +153,11 @@ class ModerationForm(forms.Form):
 class MuteLiftForm(forms.Form):
     """Why a mute ends before its time (kept with the staff action)."""
 
-    reason = forms.CharField(label=_("Why lift it"), max_length=200)
-
-    def clean_reason(self) -> str:
-        reason = self.cleaned_data["reason"].strip()
-        if not reason:
-            raise forms.ValidationError(_("Please give a reason."))
-        return reason
+    reason = forms.CharField(  # stripped: blanks alone are no reason
+        label=_("Why lift it"),
+        max_length=200,
+        error_messages={"required": _("Please give a reason.")},
+    )
 
 
 class TicketForm(forms.Form):
