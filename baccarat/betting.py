@@ -14,9 +14,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from baccarat import engine
-from baccarat.db import cache_bets, save_all, with_bets
+from baccarat.db import cache_bets, open_shoe_of, save_all, with_bets, with_open_shoe
 from baccarat.errors import RoundError
-from baccarat.models import Bet, Play, PracticeSession, Round, Table
+from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.rule_sets import chip_unit, rules_of
 from baccarat.selectors import stack_balance
 from wallet.models import Account
@@ -150,6 +150,7 @@ class Layout:
     wallet: int
     last: Play | None  # the last settled play at this table (what the board shows dealt)
     repeated: bool = False  # opened with the last round's bets (seed 002)
+    shoe: Shoe | None = None  # the player's open shoe here, read with the plays
 
 
 def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
@@ -182,12 +183,15 @@ def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
 
 def recent_plays(*, table: Table, player: User) -> list[Play]:
     """The player's two latest plays at ``table`` (void rounds aside), newest first, with
-    their rounds, shoes and bets: the open round, the one in play, the last dealt."""
+    their rounds and bets (the open round, the one in play, the last dealt) and the
+    player's open shoe there (:func:`baccarat.db.with_open_shoe`)."""
     plays = with_bets(
-        Play.objects.filter(player=player, round__table=table)
-        .exclude(round__state=Round.State.VOID)
-        .select_related("round", "round__shoe")
-        .order_by("-round_id")[:2]
+        with_open_shoe(
+            Play.objects.filter(player=player, round__table=table)
+            .exclude(round__state=Round.State.VOID)
+            .select_related("round"),
+            table,
+        ).order_by("-round_id")[:2]
     )
     for play in plays:
         play.round.table = table  # the rules and chips are read from it: not again
@@ -226,7 +230,15 @@ def layout_edit(
             _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
             write_stakes(play=play, stakes=stakes)
     round.repeated = repeated  # type: ignore[attr-defined]
-    return Layout(round=round, play=play, stack=stack, wallet=wallet, last=last, repeated=repeated)
+    return Layout(
+        round=round,
+        play=play,
+        stack=stack,
+        wallet=wallet,
+        last=last,
+        repeated=repeated,
+        shoe=open_shoe_of(plays),
+    )
 
 
 def open_from_layout(

@@ -6,10 +6,10 @@ import json
 from collections.abc import Iterable, Sequence
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import FilteredRelation, Model, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
-from baccarat.models import Bet, Play
+from baccarat.models import Bet, Play, Shoe, Table
 
 
 def save_all(objects: Sequence[Model], fields: list[str]) -> None:
@@ -67,3 +67,21 @@ def with_bets(plays: QuerySet[Play]) -> list[Play]:
             bet.play = play
         cache_bets(play, bets)
     return loaded
+
+
+def with_open_shoe(plays: QuerySet[Play], table: Table) -> QuerySet[Play]:
+    """``plays`` (a player's at a single-seat ``table``) each with ``open_shoe``: the
+    player's open shoe there, joined in the same query. At most one row joins: a player
+    has one open shoe per table (the constraint ``one_open_shoe_per_player``). At a table
+    that reshuffles every coup the last round's shoe has ended, and this saves a query
+    for the one that comes next."""
+    condition = Q(player__shoes__table=table, player__shoes__is_finished=False)
+    return plays.annotate(
+        open_shoe=FilteredRelation("player__shoes", condition=condition)
+    ).select_related("open_shoe")  # type: ignore[misc]  # the stubs know no FilteredRelation
+
+
+def open_shoe_of(plays: Sequence[Play]) -> Shoe | None:
+    """The open shoe :func:`with_open_shoe` joined to ``plays`` (the same on each), if
+    any: where none joins, Django leaves the attribute unset."""
+    return getattr(plays[0], "open_shoe", None) if plays else None

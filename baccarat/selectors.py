@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.card_names import card_name
-from baccarat.db import with_bets
+from baccarat.db import open_shoe_of, with_bets, with_open_shoe
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.models import Account, Transaction
@@ -149,17 +149,20 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     ``settled``: the player's play this request has just settled (with its round and
     bets loaded). Settling it closed the player's only open round here, so it is the
     last finished one and nothing else is open: one query fewer, two when its lock left
-    the next shoe on the round. The shoe is looked up only when the player's latest
-    round's shoe has ended (every coup, at a one-deck table).
+    the next shoe on the round. The player's open shoe is read with the plays; it is
+    looked up apart only when there is none yet (a first visit) or it holds other decks
+    than the table's now.
     """
     if settled is not None:
         plays = [settled]
     else:
         plays = with_bets(
-            Play.objects.filter(player=player, round__table=table)
-            .exclude(round__state=Round.State.VOID)
-            .select_related("round", "round__shoe")
-            .order_by("-round_id")[:2]
+            with_open_shoe(
+                Play.objects.filter(player=player, round__table=table)
+                .exclude(round__state=Round.State.VOID)
+                .select_related("round"),
+                table,
+            ).order_by("-round_id")[:2]
         )
     current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
     in_play = next((p.round for p in plays if p.round.state == Round.State.LOCKED), None)
@@ -173,12 +176,12 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
         stakes, carried = {}, False
     wallet, stack = balances(player=player, table=table)
     # The lock of the round just settled left the shoe that comes next on it; else the
-    # shoe of the player's latest round, while it is still open.
+    # player's open shoe, read with the plays.
     if settled is not None:
         shoe = getattr(settled.round, "next_shoe", None)
     else:
-        latest = next((p.round.shoe for p in plays if p.round.shoe_id is not None), None)
-        shoe = latest if is_open_shoe(latest, table) else None
+        shoe = open_shoe_of(plays)
+        shoe = shoe if is_open_shoe(shoe, table) else None
     return TableState(
         table=table,
         stack=stack,
@@ -194,9 +197,9 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
 
 def layout_state(*, table: Table, player: User, layout: Any) -> TableState:
     """The view after an edit of the layout (:class:`baccarat.betting.Layout`), from what
-    the edit read: only the shoe may need a query, when the last round's shoe has ended."""
-    last_shoe = layout.last.round.shoe if layout.last is not None else None
-    shoe = last_shoe if is_open_shoe(last_shoe, table) else shoe_open(table=table, player=player)
+    the edit read: only the shoe may need a query, when the player has no open shoe here
+    yet (their first visit) or it holds other decks than the table's now."""
+    shoe = layout.shoe if is_open_shoe(layout.shoe, table) else None
     return TableState(
         table=table,
         stack=layout.stack,
@@ -206,7 +209,7 @@ def layout_state(*, table: Table, player: User, layout: Any) -> TableState:
         carried=False,
         last=layout.last,
         in_play=None,
-        shoe=shoe,
+        shoe=shoe or shoe_open(table=table, player=player),
     )
 
 

@@ -94,6 +94,11 @@ def _render_table(
         "chip_unit": chip_unit(table),
         "notices": notices or [],
         "confirm_exit": confirm_exit,
+        # The buy-in panel shows the wallet and opens when the stack is below the minimum
+        # with nothing on the layout: an edit of the layout moves no money, and with the
+        # stack at the minimum or above it changes neither, so its answer leaves the panel
+        # as it is (and saves rendering its forms).
+        "buyin_unchanged": layout is not None and state.stack >= state.minimum,
         # What the status bar shows while the cards of the round just dealt are turned.
         "before": (
             {

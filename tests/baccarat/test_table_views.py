@@ -197,3 +197,24 @@ def test_a_chip_that_cannot_join_the_repeated_bet_replaces_it(
     response = _bet(client_alice, table, "player", 100)
     assert "You cannot bet on player and banker in the same round." in response.content.decode()
     assert {b.kind: b.stake for b in round.plays.get().bets.all()} == {"banker": 100}
+
+
+def test_an_edit_of_the_layout_leaves_the_buy_in_panel_as_it_is(
+    client_alice: Any, table: Table
+) -> None:
+    """A chip moves no money: with the stack at the table minimum or above, its answer
+    does not draw the buy-in panel again; a DEAL's answer does (the stack changed)."""
+    bet = _bet(client_alice, table)
+    assert bet.status_code == 200 and b'id="buy-in"' not in bet.content
+    assert b'id="buy-in"' in client_alice.post(_url("table_deal", table), {}, **HTMX).content
+
+
+def test_an_edit_below_the_minimum_shows_the_buy_in_panel_open(
+    client: Any, alice: Any, table: Table
+) -> None:
+    """Without chips to bet with, an edit's answer draws the panel, open."""
+    client.force_login(alice)
+    answer = client.post(_url("table_clear", table), {}, **HTMX)
+    assert answer.status_code == 200
+    panel = answer.content.split(b'id="buy-in"', 1)
+    assert len(panel) == 2 and b" open" in answer.content.split(b"<details", 1)[1][:80]
