@@ -95,10 +95,11 @@ def _render_table(
         "notices": notices or [],
         "confirm_exit": confirm_exit,
         # The buy-in panel shows the wallet and opens when the stack is below the minimum
-        # with nothing on the layout: an edit of the layout moves no money, and with the
-        # stack at the minimum or above it changes neither, so its answer leaves the panel
-        # as it is (and saves rendering its forms).
-        "buyin_unchanged": layout is not None and state.stack >= state.minimum,
+        # with nothing on the layout. An edit of the layout moves no money, a DEAL none of
+        # the wallet's; with the stack at the minimum or above after either, the panel is
+        # as it was before (closed, unless the player opened it), so the answer leaves it
+        # alone: it keeps the player's choice and saves rendering its forms.
+        "buyin_unchanged": (layout is not None or just_dealt) and state.stack >= state.minimum,
         # What the status bar shows while the cards of the round just dealt are turned.
         "before": (
             {

@@ -202,11 +202,25 @@ def test_a_chip_that_cannot_join_the_repeated_bet_replaces_it(
 def test_an_edit_of_the_layout_leaves_the_buy_in_panel_as_it_is(
     client_alice: Any, table: Table
 ) -> None:
-    """A chip moves no money: with the stack at the table minimum or above, its answer
-    does not draw the buy-in panel again; a DEAL's answer does (the stack changed)."""
+    """A chip moves no money, a DEAL none of the wallet's: with the stack at the table
+    minimum or above, their answers do not draw the buy-in panel again."""
     bet = _bet(client_alice, table)
     assert bet.status_code == 200 and b'id="buy-in"' not in bet.content
-    assert b'id="buy-in"' in client_alice.post(_url("table_deal", table), {}, **HTMX).content
+    deal = client_alice.post(_url("table_deal", table), {}, **HTMX)
+    assert b"result-banner" in deal.content and b'id="buy-in"' not in deal.content
+
+
+def test_a_deal_that_leaves_the_stack_below_the_minimum_opens_the_buy_in_panel(
+    client: Any, alice: Any, cut_table: Table, rigged_shoe: Any
+) -> None:
+    """The whole stack on Player, and Banker wins: the answer draws the panel again."""
+    rigged_shoe(cut_table, "2S 9H 3D 9C", alice)  # Player 5, Banker 8: both stand
+    wallet.wallet_rebuy(player=alice, table=cut_table, amount=100, reference="last-chips")
+    client.force_login(alice)
+    _bet(client, cut_table, "player", 100)
+    deal = client.post(_url("table_deal", cut_table), {}, **HTMX)
+    assert Round.objects.get().outcome == Round.Outcome.BANKER
+    assert b'id="buy-in"' in deal.content
 
 
 def test_an_edit_below_the_minimum_shows_the_buy_in_panel_open(
