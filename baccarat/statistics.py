@@ -42,6 +42,21 @@ HAND_CELL = (
 )
 COUP_ROW = '<tr><td class="num">{}</td>' + HAND_CELL * 2 + "<td>{}{}</td></tr>"
 MIN_COLUMNS = 12
+# One road: a grid drawn by a pattern, the marks over it; the text alternative is its desc.
+FIGURE = (
+    '<figure class="road road-{name}">\n'
+    "  <figcaption>{caption}</figcaption>\n"
+    '  <svg role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}"'
+    ' aria-labelledby="{ref}-desc">\n'
+    '    <desc id="{ref}-desc">{description}</desc>\n'
+    '    <defs><pattern id="{ref}-cell" width="20" height="20" patternUnits="userSpaceOnUse">'
+    '<path class="grid-line" d="M 20 0 L 0 0 0 20"></path></pattern></defs>\n'
+    '    <rect class="grid" aria-hidden="true" width="{width}" height="{height}"'
+    ' fill="url(#{ref}-cell)"></rect>\n'
+    '    <g aria-hidden="true">{marks}</g>\n'
+    "  </svg>\n"
+    "</figure>\n"
+)
 
 
 @dataclass
@@ -64,6 +79,33 @@ class RoadView:
     @property
     def height(self) -> int:
         return ROWS * CELL
+
+    def caption(self) -> str:
+        names = {
+            "bead": _("Bead plate"),
+            "big": _("Big road"),
+            "big_eye_boy": _("Big eye boy"),
+            "small_road": _("Small road"),
+        }
+        return names.get(self.name) or _("Cockroach pig")
+
+    def figure(self, key: str) -> SafeString:
+        """The road as an SVG image with its caption and text alternative; ``key`` makes
+        its ids unique on the page (a table, a board). Written out here rather than in a
+        template: a DEAL draws five of them, and the template cost more than the marks."""
+        name, width, height = self.name, self.width, self.height
+        ref = f"road-{name}-{html.escape(key)}"
+        return mark_safe(  # noqa: S308  (numbers, known names and escaped text only)
+            FIGURE.format(
+                name=name,
+                caption=html.escape(self.caption()),
+                width=width,
+                height=height,
+                ref=ref,
+                description=html.escape(self.description),
+                marks=self.svg_marks(),
+            )
+        )
 
     def svg_marks(self) -> SafeString:
         """The marks as SVG elements. Built here, not in a template loop: a shoe's five

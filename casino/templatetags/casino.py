@@ -1,9 +1,12 @@
-"""Template filters: money by the active locale (``wallet.formatting``), cards as words."""
+"""Template filters: money by the active locale (``wallet.formatting``), cards as words, roads."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils import translation
+from django.utils.safestring import SafeString
 
 from baccarat import card_names
 from wallet.formatting import format_money
@@ -58,3 +61,10 @@ def percent_of(count: int, total: int) -> str:
         if (translation.get_language() or "en")[:2] in ("de", "nl")
         else f"{value}%"
     )
+
+
+@register.filter
+def road_figure(road: Any, key: str) -> SafeString:
+    """A road (:class:`baccarat.statistics.RoadView`) as its figure; ``key`` keeps the
+    ids of its SVG unique on the page."""
+    return road.figure(str(key))
