@@ -146,3 +146,19 @@ def test_the_board_before_a_coup_is_the_previous_panel() -> None:
     assert len(after["board"].rounds) == 60 and after["board"].rounds[-1] is coups[-1]
     assert after["board_before"].rounds == before["board"].rounds
     assert after["board_before"].signature == before["board"].signature
+
+
+def test_a_road_figure_escapes_its_key_and_its_words() -> None:
+    """The figure is written out in Python: what is not a number or a known name is
+    escaped (the key names a page's board; the description is translated text)."""
+    from django.utils import translation
+
+    from baccarat.statistics import RoadView
+
+    road = RoadView("big", [], 'Player <2> & "Banker"')
+    with translation.override("de"):
+        figure = road.figure('t1"<p2')
+    assert "<figcaption>Big Road</figcaption>" in figure
+    assert 'id="road-big-t1&quot;&lt;p2-desc"' in figure
+    assert "<desc" in figure and "Player &lt;2&gt; &amp; &quot;Banker&quot;" in figure
+    assert "<2>" not in figure and 't1"<' not in figure
