@@ -14,11 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from baccarat import engine
-from baccarat.db import cache_bets, open_shoe_of, save_all, with_bets, with_open_shoe
+from baccarat.db import cache_bets, open_shoe_of, save_all
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.rule_sets import chip_unit, rules_of
-from baccarat.selectors import stack_balance
+from baccarat.selectors import recent_plays, stack_balance
 from wallet.models import Account
 
 if TYPE_CHECKING:
@@ -181,23 +181,6 @@ def seat_lock(*, table: Table, player: User) -> tuple[int, int]:
     return stack or 0, wallet or 0
 
 
-def recent_plays(*, table: Table, player: User) -> list[Play]:
-    """The player's two latest plays at ``table`` (void rounds aside), newest first, with
-    their rounds and bets (the open round, the one in play, the last dealt) and the
-    player's open shoe there (:func:`baccarat.db.with_open_shoe`)."""
-    plays = with_bets(
-        with_open_shoe(
-            Play.objects.filter(player=player, round__table=table)
-            .exclude(round__state=Round.State.VOID)
-            .select_related("round"),
-            table,
-        ).order_by("-round_id")[:2]
-    )
-    for play in plays:
-        play.round.table = table  # the rules and chips are read from it: not again
-    return plays
-
-
 # (the round, its stakes now, whether they repeat the last round's, the last round's)
 LayoutEdit = Callable[[Round, Stakes, bool, Stakes], Stakes]
 
@@ -250,8 +233,9 @@ def open_from_layout(
     save: bool = True,
 ) -> Play:
     """Open the player's next round at a single-seat table (their seat lock held and
-    ``plays``, their :func:`recent_plays`, read under it). With ``repeat_last`` the last
-    round's bets go on it, as long as the rules still take them (``play.repeat_stakes``).
+    ``plays``, their :func:`~baccarat.selectors.recent_plays`, read under it). With
+    ``repeat_last`` the last round's bets go on it, as long as the rules still take them
+    (``play.repeat_stakes``).
     ``save=False`` leaves the play and its bets to the caller's one write."""
     if any(p.round.state == Round.State.LOCKED for p in plays):
         raise RoundError("round_in_play")

@@ -27,6 +27,7 @@ from baccarat.faults import fault_point
 from baccarat.models import Bet, Play, Reversal, Round, Shoe, Table
 from baccarat.practice import practice_record
 from baccarat.rule_sets import rules_of
+from baccarat.selectors import recent_plays
 from wallet import services as wallet
 from wallet.errors import InsufficientFunds
 from wallet.models import Account
@@ -336,7 +337,7 @@ def layout_deal(
     once."""
     with transaction.atomic():
         betting.seat_lock(table=table, player=player)
-        plays = betting.recent_plays(table=table, player=player)
+        plays = recent_plays(table=table, player=player)
         current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
         if round_id is not None:
             if current is None or current.round_id != round_id:

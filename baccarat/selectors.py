@@ -143,6 +143,23 @@ class TableState:
         return self.stack < self.minimum and self.total_stake == 0
 
 
+def recent_plays(*, table: Table, player: User) -> list[Play]:
+    """The player's two latest plays at a single-seat ``table`` (void rounds aside), newest
+    first, with their rounds and bets (the open round, the one in play, the last dealt)
+    and the player's open shoe there (:func:`baccarat.db.with_open_shoe`), in one query."""
+    plays = with_bets(
+        with_open_shoe(
+            Play.objects.filter(player=player, round__table=table)
+            .exclude(round__state=Round.State.VOID)
+            .select_related("round"),
+            table,
+        ).order_by("-round_id")[:2]
+    )
+    for play in plays:
+        play.round.table = table  # the rules and chips are read from it: not again
+    return plays
+
+
 def table_state(*, table: Table, player: User, settled: Play | None = None) -> TableState:
     """The player's view of a single-seat table, in at most three queries.
 
@@ -153,17 +170,7 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     looked up apart only when there is none yet (a first visit) or it holds other decks
     than the table's now.
     """
-    if settled is not None:
-        plays = [settled]
-    else:
-        plays = with_bets(
-            with_open_shoe(
-                Play.objects.filter(player=player, round__table=table)
-                .exclude(round__state=Round.State.VOID)
-                .select_related("round"),
-                table,
-            ).order_by("-round_id")[:2]
-        )
+    plays = [settled] if settled is not None else recent_plays(table=table, player=player)
     current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
     in_play = next((p.round for p in plays if p.round.state == Round.State.LOCKED), None)
     last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
