@@ -81,6 +81,7 @@ class RoadView:
         return ROWS * CELL
 
     def caption(self) -> str:
+        """The road's name in the active language."""
         names = {
             "bead": _("Bead plate"),
             "big": _("Big road"),
