@@ -160,15 +160,44 @@
     var sit = event.target.closest && event.target.closest("[data-sit]");
     if (!sit) return;
     var select = document.getElementById("id_seat");
-    if (select) select.value = sit.dataset.sit;
+    if (select) {
+      select.value = sit.dataset.sit;
+      noteSitChoice();
+    }
     var amount = document.getElementById("id_sit_amount");
     if (amount) amount.focus();
   });
+
+  // Taking a seat: another player's event draws the sitting form anew (the free seats may
+  // have changed). The new form keeps the seat (while it is still free) and the chips this
+  // player chose, and the focus, instead of going back to its defaults under their hands.
+  var sitChoice = null; // {seat, amount, focused}
+  function noteSitChoice() {
+    var select = document.getElementById("id_seat");
+    var amount = document.getElementById("id_sit_amount");
+    if (select && amount) sitChoice = { seat: select.value, amount: amount.value };
+  }
+  function keepSitChoice() {
+    var select = document.getElementById("id_seat");
+    var amount = document.getElementById("id_sit_amount");
+    if (!select || !amount) { sitChoice = null; return; } // seated: nothing to keep
+    if (!sitChoice) return;
+    var free = Array.prototype.some.call(select.options, function (option) {
+      return option.value === sitChoice.seat;
+    });
+    if (free) select.value = sitChoice.seat;
+    amount.value = sitChoice.amount;
+    if (sitChoice.focused) {
+      var focused = document.getElementById(sitChoice.focused);
+      if (focused) focused.focus();
+    }
+  }
 
   // The cut: show where the yellow card goes. Another player's event refreshes the board;
   // the new board keeps the place this player chose for the offer (and the slider's focus).
   var cutChoice = null; // {range: "min:max", value, focused}
   document.addEventListener("input", function (event) {
+    if (event.target.id === "id_seat" || event.target.id === "id_sit_amount") noteSitChoice();
     if (event.target.id === "cut-position") {
       cutChoice = { range: event.target.min + ":" + event.target.max, value: event.target.value };
       var output = document.getElementById("cut-output");
@@ -178,6 +207,10 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var active = document.activeElement;
     if (cutChoice && event.detail.target === board()) cutChoice.focused = !!active && active.id === "cut-position";
+    if (sitChoice && event.detail.target === board()) {
+      var id = active && active.id;
+      sitChoice.focused = id === "id_seat" || id === "id_sit_amount" ? id : null;
+    }
   });
 
   function keepCutChoice() {
@@ -204,6 +237,7 @@
       showBubbles();
       if (b.classList.contains("dealing") && b.dataset.round) shown[b.dataset.round] = true;
       keepCutChoice();
+      keepSitChoice();
       tick();
     }
   });

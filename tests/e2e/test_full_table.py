@@ -67,9 +67,25 @@ def caught_up(page, slug: str = "salon") -> None:
     settled(page)
 
 
-def sit(page, seat: int, amount: int = 100) -> None:
+def refresh_board(page) -> None:
+    """What another player's event does to this page: its board drawn anew."""
+    page.evaluate(
+        "htmx.ajax('GET', document.querySelector('.full-table').dataset.boardUrl,"
+        " {target: '#board', swap: 'outerHTML'})"
+    )
+    settled(page)
+
+
+def sit(page, seat: int, amount: int = 100, refreshed: bool = False) -> None:
+    caught_up(page)
     page.select_option("#id_seat", str(seat))
     page.fill("#id_sit_amount", str(amount))
+    if refreshed:
+        # Another player's event draws the sitting form anew: the seat and the chips this
+        # player chose stay chosen.
+        refresh_board(page)
+        expect(page.locator("#id_seat")).to_have_value(str(seat))
+        expect(page.locator("#id_sit_amount")).to_have_value(str(amount))
     page.locator(".sit-form button[type=submit]").click()
     expect(page.locator(f".seat.mine[data-seat='{seat}']")).to_have_count(1)
     settled(page)
@@ -101,7 +117,7 @@ def test_three_browsers_play_a_round_together(open_page):
     # The new shoe is offered to seat 1 first.
     expect(a.locator(".cut-offer")).to_be_visible()
     sit(b, 2)
-    sit(c, 3)
+    sit(c, 5, amount=120, refreshed=True)
     expect(c.locator(".seat[data-seat='1'] .seat-cut")).to_be_visible()
     a.locator(".cut-offer form.inline button").click()  # No, thank you
     settled(a)
@@ -110,11 +126,7 @@ def test_three_browsers_play_a_round_together(open_page):
     caught_up(b)
     b.locator("#cut-position").fill("150")
     # Another player's event refreshes the board: the place bob chose stays chosen.
-    b.evaluate(
-        "htmx.ajax('GET', document.querySelector('.full-table').dataset.boardUrl,"
-        " {target: '#board', swap: 'outerHTML'})"
-    )
-    settled(b)
+    refresh_board(b)
     expect(b.locator("#cut-position")).to_have_value("150")
     expect(b.locator("#cut-output")).to_have_text("150")
     b.locator(".cut-form button[type=submit]").click()
@@ -144,7 +156,7 @@ def test_three_browsers_play_a_round_together(open_page):
     expect(c.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("25,00")
     expect(c.locator(".seat[data-seat='1']")).to_have_class("seat decided-deal")
     expect(a.locator(".seat[data-seat='2']")).to_have_class("seat decided-pass")
-    expect(b.locator(".seat[data-seat='3'] .seat-bets")).to_contain_text("5,00")
+    expect(b.locator(".seat[data-seat='5'] .seat-bets")).to_contain_text("5,00")
 
     # The timer runs out for carl: the cards come; the same for everyone.
     round = Round.objects.get(table__slug="salon", shared=True)
