@@ -139,8 +139,10 @@ class TableState:
 
     @property
     def needs_chips(self) -> bool:
-        """Nothing to bet with: the buy-in panel is open."""
-        return self.stack < self.minimum and self.total_stake == 0
+        """Nothing to bet with: the buy-in panel is open. The last round's bets shown
+        again (seed 002's repeat) do not count: with the stack below the minimum DEAL
+        could not play them."""
+        return self.stack < self.minimum and (self.total_stake == 0 or self.carried)
 
 
 def recent_plays(*, table: Table, player: User) -> list[Play]:
