@@ -186,11 +186,7 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     wallet, stack = balances(player=player, table=table)
     # The lock of the round just settled left the shoe that comes next on it; else the
     # player's open shoe, read with the plays.
-    if settled is not None:
-        shoe = getattr(settled.round, "next_shoe", None)
-    else:
-        shoe = open_shoe_of(plays)
-        shoe = shoe if is_open_shoe(shoe, table) else None
+    known = getattr(settled.round, "next_shoe", None) if settled else open_shoe_of(plays)
     return TableState(
         table=table,
         stack=stack,
@@ -200,7 +196,7 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
         carried=carried,
         last=last,
         in_play=in_play,
-        shoe=shoe or shoe_open(table=table, player=player),
+        shoe=_next_shoe(known, table=table, player=player),
     )
 
 
@@ -208,7 +204,6 @@ def layout_state(*, table: Table, player: User, layout: Any) -> TableState:
     """The view after an edit of the layout (:class:`baccarat.betting.Layout`), from what
     the edit read: only the shoe may need a query, when the player has no open shoe here
     yet (their first visit) or it holds other decks than the table's now."""
-    shoe = layout.shoe if is_open_shoe(layout.shoe, table) else None
     return TableState(
         table=table,
         stack=layout.stack,
@@ -218,7 +213,17 @@ def layout_state(*, table: Table, player: User, layout: Any) -> TableState:
         carried=False,
         last=layout.last,
         in_play=None,
-        shoe=shoe or shoe_open(table=table, player=player),
+        shoe=_next_shoe(layout.shoe, table=table, player=player),
+    )
+
+
+def _next_shoe(known: Shoe | None, *, table: Table, player: User) -> Shoe:
+    """The shoe the player's next round at ``table`` is dealt from: ``known`` (what the
+    request read already) while it is still that shoe, else looked up (or started)."""
+    return (
+        known
+        if known is not None and is_open_shoe(known, table)
+        else shoe_open(table=table, player=player)
     )
 
 
