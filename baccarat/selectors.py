@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.card_names import card_name
-from baccarat.db import open_shoe_of, with_bets, with_open_shoe
+from baccarat.db import open_shoe_of, player_plays
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.models import Account, Transaction
@@ -148,17 +148,11 @@ class TableState:
 def recent_plays(*, table: Table, player: User) -> list[Play]:
     """The player's two latest plays at a single-seat ``table`` (void rounds aside), newest
     first, with their rounds and bets (the open round, the one in play, the last dealt)
-    and the player's open shoe there (:func:`baccarat.db.with_open_shoe`), in one query."""
-    plays = with_bets(
-        with_open_shoe(
-            Play.objects.filter(player=player, round__table=table)
-            .exclude(round__state=Round.State.VOID)
-            .select_related("round"),
-            table,
-        ).order_by("-round_id")[:2]
-    )
+    and the player's open shoe there, in one query (:func:`baccarat.db.player_plays`)."""
+    plays = player_plays(table=table, player_id=player.pk, count=2)
     for play in plays:
         play.round.table = table  # the rules and chips are read from it: not again
+        play.player = player
     return plays
 
 

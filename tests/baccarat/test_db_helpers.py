@@ -1,13 +1,23 @@
 """``save_all``: one plain UPDATE for one object, one bulk UPDATE for several;
-``with_bets``: plays with their bets in one query, as the prefetch would leave them."""
+``with_bets``: plays with their bets in one query, as the prefetch would leave them;
+``player_plays``: a player's latest plays, written out, as the ORM reads them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from baccarat import betting
-from baccarat.db import save_all, with_bets
-from baccarat.models import Bet, Play, Table
+from baccarat import betting, rounds
+from baccarat.db import player_plays, save_all, with_bets
+from baccarat.models import Bet, Play, Round, Shoe, Table
+from wallet import services as wallet
+
+
+def fields(obj: Any) -> list[tuple[str, object, type]]:
+    """Every column's value of ``obj`` with its type (a date read as text would differ)."""
+    return [
+        (f.attname, getattr(obj, f.attname), type(getattr(obj, f.attname)))
+        for f in type(obj)._meta.concrete_fields
+    ]
 
 
 def test_one_object_is_one_plain_update(
@@ -52,12 +62,6 @@ def test_with_bets_reads_plays_and_their_bets_in_one_query(
         assert all(bet.play is play for play in plays for bet in play.bets.all())
     expected = list(Bet.objects.filter(play__player=seated).order_by("pk"))
 
-    def fields(bet: Bet) -> list[tuple[str, object, type]]:
-        return [
-            (f.attname, getattr(bet, f.attname), type(getattr(bet, f.attname)))
-            for f in Bet._meta.concrete_fields
-        ]
-
     assert [fields(bet) for bet in loaded[seated.pk]] == [fields(bet) for bet in expected]
     assert [b.kind for b in loaded[seated.pk]] == ["tie", "player"]  # as placed: by id
     assert loaded[bob.pk] == []
@@ -67,3 +71,53 @@ def test_with_bets_reads_plays_and_their_bets_in_one_query(
     bet.payout = 1800
     bet.save()
     assert Bet.objects.count() == 2 and Bet.objects.get(pk=bet.pk).payout == 1800
+
+
+def test_player_plays_reads_what_the_orm_reads(
+    seated: Any, bob: Any, table: Table, cut_table: Table, django_assert_num_queries: Any
+) -> None:
+    """Newest first, void rounds, other players and other tables left out; every column of
+    the play, its round (JSON rules, dates, booleans), its bets and the open shoe as the
+    ORM gives them, on SQLite and PostgreSQL."""
+    settled = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=settled, player=seated, kind="banker", amount=300)
+    rounds.round_play(round_id=settled.pk)  # one deck: its shoe ends, the next one opens
+    void = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=void, player=seated, kind="player", amount=100)
+    rounds.round_void(round_id=void.pk, reason="test", by="test")
+    wallet.wallet_rebuy(player=bob, table=table, amount=50_00, reference="bob-rebuy")
+    betting.bet_place(
+        round=betting.round_open(table=table, player=bob), player=bob, kind="tie", amount=100
+    )
+    wallet.wallet_rebuy(player=seated, table=cut_table, amount=50_00, reference="cut-rebuy")
+    elsewhere = betting.round_open(table=cut_table, player=seated)
+    betting.bet_place(round=elsewhere, player=seated, kind="tie", amount=100)
+    current = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=current, player=seated, kind="tie", amount=200)
+    betting.bet_place(round=current, player=seated, kind="player", amount=100)
+
+    with django_assert_num_queries(1):
+        plays = player_plays(table=table, player_id=seated.pk, count=3)
+        bets = [list(play.bets.all()) for play in plays]
+
+    expected = list(
+        Play.objects.filter(player=seated, round__table=table)
+        .exclude(round__state=Round.State.VOID)
+        .select_related("round")
+        .order_by("-round_id")
+    )
+    assert [play.round_id for play in plays] == [current.pk, settled.pk]
+    assert [fields(play) for play in plays] == [fields(play) for play in expected]
+    assert [fields(play.round) for play in plays] == [fields(play.round) for play in expected]
+    assert plays[1].round.rules == expected[1].round.rules and plays[1].round.rules
+    assert [[fields(bet) for bet in found] for found in bets] == [
+        [fields(bet) for bet in play.bets.order_by("pk")] for play in expected
+    ]
+    shoe = Shoe.objects.get(table=table, player=seated, is_finished=False)
+    assert shoe.pk != expected[1].round.shoe_id  # the settled round's shoe ended
+    assert all(fields(play.open_shoe) == fields(shoe) for play in plays)
+    assert not plays[0].open_shoe._state.adding  # loaded as any model is
+
+    assert player_plays(table=table, player_id=seated.pk, count=1)[0].pk == plays[0].pk
+    Shoe.objects.filter(pk=shoe.pk).update(is_finished=True)
+    assert not hasattr(player_plays(table=table, player_id=seated.pk, count=1)[0], "open_shoe")
