@@ -289,14 +289,21 @@ def shoe_board(rounds: list[Round]) -> ShoeBoard:
 
 
 def results_context(
-    rounds: list[Round] | None, *, key: str, just_dealt: bool, window: int | None = None
+    rounds: list[Round] | None,
+    *,
+    key: str,
+    just_dealt: bool,
+    window: int | None = None,
+    before_on_page: bool = False,
 ) -> dict[str, Any]:
     """The statistics panel's context: the board of the shoe's rounds, and the board from
     before the coup just dealt (shown until its cards are turned).
 
     ``window``: show only the last so many rounds, ``rounds`` holding one more (the board
     before the coup is then the very board the previous deal showed, and its cached
-    fragments are used again).
+    fragments are used again). ``before_on_page``: the page that asked holds the board
+    from before the coup (it showed it until now), and the browser shows that one while
+    the cards are turned: it is not drawn and sent again.
     """
     if rounds is None:
         return {"results": None}
@@ -306,9 +313,10 @@ def results_context(
         "board": shoe_board(shown),
         "board_before": (
             shoe_board(rounds[:-1][-window:] if window else rounds[:-1])
-            if just_dealt and rounds
+            if just_dealt and rounds and not before_on_page
             else None
         ),
+        "before_on_page": before_on_page,
         "board_key": key,
     }
 

@@ -117,6 +117,8 @@ def _render_table(
             key=f"t{table.pk}:p{player.pk}",
             just_dealt=just_dealt,
             window=selectors.STATS_LENGTH,
+            # An HTMX answer goes to the page that shows the panel from before the coup.
+            before_on_page=not full_page,
         ),
     }
     template = "baccarat/table.html" if full_page else "baccarat/table_update.html"

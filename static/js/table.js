@@ -211,6 +211,21 @@
     }, done));
   }
 
+  // A DEAL's answer brings the statistics panel after the coup only; until the cards are
+  // turned the panel shows the one from before it, which is the one on the page now:
+  // copied into the new panel's empty "before" (data-previous), not sent again.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    var before = fragment && fragment.querySelector && fragment.querySelector(".before[data-previous]");
+    if (!before) return;
+    var panel = event.detail.target;
+    var shown = panel.querySelector(".swap > .outcome") || panel;
+    Array.prototype.forEach.call(shown.childNodes, function (node) {
+      if (node.nodeName !== "H2") before.appendChild(node.cloneNode(true));
+    });
+    before.removeAttribute("data-previous");
+  });
+
   // After the settle (htmx gives a swapped-in element its new classes only then): a new
   // board, whoever asked for it (a button, the keyboard, the live events), is revealed.
   var shownBoard = null;

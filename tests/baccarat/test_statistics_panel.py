@@ -63,6 +63,10 @@ def test_a_bet_does_not_render_the_panel_a_deal_does(
         + deal.split('id="shoe-stats"', 1)[1]
     )
     assert 'class="before"' in stats and 'class="outcome"' in stats
+    # The page holds that panel: the answer leaves the "before" empty for the script to
+    # fill from it and draws the board once (the five roads, not ten).
+    assert '<div class="before" data-previous></div>' in stats
+    assert stats.count('<svg role="img"') == 5 and stats.count('class="coups"') == 1
 
 
 def test_the_lobby_shows_each_tables_big_road(client: Any, seated: Any, table: Table) -> None:

@@ -96,6 +96,15 @@ def test_new_player_plays_by_mouse_and_keyboard_then_leaves(page, golden, money,
     for hidden in (".result-banner", ".hand-total .t.final", "#last-outcome .outcome"):
         expect(page.locator(hidden).first).to_be_hidden()
     expect(page.locator("#announcer")).to_have_text("")
+    # The statistics panel shows the one from before the coup (the page's own, copied by
+    # the script: the answer does not send it again) until the cards are turned.
+    stats_before, stats_after = (
+        page.locator("#shoe-stats .before"),
+        page.locator("#shoe-stats .outcome"),
+    )
+    expect(stats_before).to_contain_text("No coups yet.")
+    expect(stats_after.locator("circle.bead")).to_have_count(1)
+    expect(stats_after).to_be_hidden()
     reveal_done(page)
     expect(page.locator(".result-banner")).to_be_visible()
     expect(page.locator("#announcer")).to_contain_text("Player:")
@@ -116,6 +125,9 @@ def test_new_player_plays_by_mouse_and_keyboard_then_leaves(page, golden, money,
     expect_money(ledger.stack(player, golden), 10 * UNIT)
     deal(page)
     assert Round.objects.filter(table=golden, state=Round.State.SETTLED).count() == 2
+    expect(stats_before.locator("circle.bead")).to_have_count(1)  # the panel it replaced
+    expect(stats_after.locator("circle.bead")).to_have_count(2)
+    expect(stats_after).to_be_visible()
     assert [
         b.stake for r in Round.objects.filter(table=golden) for b in r.plays.get().bets.all()
     ] == [
