@@ -3,7 +3,8 @@
 :func:`shoe_board` turns the settled rounds of a shoe into what the statistics panel
 shows: counts and shares, each coup with its cards, the five roads laid out for SVG, and
 what each derived road would show next (Ask Player / Ask Banker). The panel is rendered
-only with a page or when a coup ends, and cached per last settled round and language.
+only with a page or when a coup ends; at a full table, whose browsers all draw the same
+board, its fragments are cached per last settled round and language.
 """
 
 from __future__ import annotations
@@ -295,6 +296,7 @@ def results_context(
     just_dealt: bool,
     window: int | None = None,
     before_on_page: bool = False,
+    cached: bool = True,
 ) -> dict[str, Any]:
     """The statistics panel's context: the board of the shoe's rounds, and the board from
     before the coup just dealt (shown until its cards are turned).
@@ -303,7 +305,9 @@ def results_context(
     before the coup is then the very board the previous deal showed, and its cached
     fragments are used again). ``before_on_page``: the page that asked holds the board
     from before the coup (it showed it until now), and the browser shows that one while
-    the cards are turned: it is not drawn and sent again.
+    the cards are turned: it is not drawn and sent again. ``cached``: keep the drawn
+    fragments for the next to draw the same board (many browsers at a full table); a
+    single-player board is drawn once for one browser and then changes with the coup.
     """
     if rounds is None:
         return {"results": None}
@@ -318,6 +322,7 @@ def results_context(
         ),
         "before_on_page": before_on_page,
         "board_key": key,
+        "board_cache": "default" if cached else "uncached",
     }
 
 

@@ -119,6 +119,7 @@ def _render_table(
             window=selectors.STATS_LENGTH,
             # An HTMX answer goes to the page that shows the panel from before the coup.
             before_on_page=not full_page,
+            cached=False,
         ),
     }
     template = "baccarat/table.html" if full_page else "baccarat/table_update.html"

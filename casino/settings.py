@@ -252,6 +252,9 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "casino@localhost")
 
 # Cache: Redis when REDIS_URL is set (shared by every web process), else local memory.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# A fragment drawn for one browser only, anew each time (a single-player table's
+# statistics after a coup), is drawn "using" this alias: caching it would only cost.
+UNCACHED = {"uncached": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -260,13 +263,14 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
             # One pool and one client per process, not per request (casino/redis_pool.py).
             "OPTIONS": {"pool_class": "casino.redis_pool.SharedConnectionPool"},
-        }
+        },
+        **UNCACHED,
     }
     # Sessions read from Redis, written through to the database (which keeps them
     # across a Redis restart).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}, **UNCACHED}
 
 # Celery: Kombu's filesystem transport by default (no service needed).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")

@@ -166,3 +166,36 @@ def test_a_road_figure_escapes_its_key_and_its_words() -> None:
     assert 'id="road-big-t1&quot;&lt;p2-desc"' in figure
     assert "<desc" in figure and "Player &lt;2&gt; &amp; &quot;Banker&quot;" in figure
     assert "<2>" not in figure and 't1"<' not in figure
+
+
+def test_a_single_player_panel_is_drawn_uncached(client: Any, seated: Any, table: Table) -> None:
+    """One browser draws a single-player board, once, and the next coup changes it: the
+    DEAL's answer asks the cache nothing for it. A full table's board (many browsers draw
+    the same) is kept: the same context, cached, asks the cache for both fragments."""
+    from unittest import mock
+
+    from django.core.cache import caches
+    from django.template.loader import render_to_string
+
+    from baccarat.selectors import STATS_LENGTH, shoe_results
+    from baccarat.statistics import results_context
+
+    client.force_login(seated)
+    bet = reverse("baccarat:table_bet", args=[table.slug])
+    client.post(bet, {"kind": "player", "amount": 100}, **HTMX)
+    kind = type(caches["default"])
+    with (
+        mock.patch.object(kind, "get", autospec=True, side_effect=kind.get) as get,
+        mock.patch.object(kind, "set", autospec=True, side_effect=kind.set) as put,
+    ):
+        deal = client.post(reverse("baccarat:table_deal", args=[table.slug]), {}, **HTMX)
+        assert 'id="shoe-stats"' in deal.content.decode()
+        asked = [call.args[1] for call in get.call_args_list + put.call_args_list]
+        assert not [key for key in asked if "shoe_board" in key]
+        rounds = shoe_results(table=table, player=seated)[-STATS_LENGTH:]
+        render_to_string(
+            "baccarat/parts/shoe_board.html",
+            results_context(rounds, key=f"t{table.pk}:p{seated.pk}", just_dealt=False),
+        )
+        asked = [call.args[1] for call in get.call_args_list]
+        assert len([key for key in asked if "shoe_board" in key]) == 2
