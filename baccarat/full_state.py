@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from baccarat import engine
 from baccarat.db import with_bets
@@ -13,8 +13,8 @@ from baccarat.selectors import (
     BUY_IN_MULTIPLES,
     SPOT_LETTERS,
     SPOT_ORDER,
-    STATS_FIELDS,
     balances,
+    coups,
 )
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     return state
 
 
-def shared_shoe_results(table: Table) -> list[Round]:
+def shared_shoe_results(table: Table) -> list[Any]:
     """The statistics of a full table's current shoe (the shoe of its last dealt round)."""
     last = (
         Round.objects.filter(table=table, shared=True, state=Round.State.SETTLED)
@@ -201,8 +201,7 @@ def shared_shoe_results(table: Table) -> list[Round]:
     )
     if last is None:
         return []
-    rounds = Round.objects.filter(shoe_id=last, state=Round.State.SETTLED).only(*STATS_FIELDS)
-    return list(rounds.order_by("pk"))
+    return coups(Round.objects.filter(shoe_id=last, state=Round.State.SETTLED).order_by("pk"))
 
 
 @dataclass

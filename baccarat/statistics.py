@@ -161,13 +161,15 @@ def _tie_mark(x: int, y: int, ties: int) -> str:
 
 
 class ShoeBoard:
-    """What the statistics panel shows of a shoe's settled rounds (oldest first).
+    """What the statistics panel shows of a shoe's settled rounds (oldest first), each
+    with the fields of :data:`~baccarat.selectors.STATS_FIELDS` (named rows read by
+    :func:`~baccarat.selectors.coups`).
 
     Computed when first read: the panel's template is cached, and a cached panel needs
     nothing but its keys (``last_round_id``, ``signature``).
     """
 
-    def __init__(self, rounds: list[Round]) -> None:
+    def __init__(self, rounds: list[Any]) -> None:
         self.rounds = rounds
 
     @property
@@ -284,13 +286,13 @@ def _describe_marks(cells: list[Cell]) -> str:
     return ", ".join(names[cell.value] for cell in cells)
 
 
-def shoe_board(rounds: list[Round]) -> ShoeBoard:
+def shoe_board(rounds: list[Any]) -> ShoeBoard:
     """The statistics panel of a shoe's settled rounds (oldest first)."""
     return ShoeBoard(rounds)
 
 
 def results_context(
-    rounds: list[Round] | None,
+    rounds: list[Any] | None,
     *,
     key: str,
     just_dealt: bool,

@@ -80,6 +80,18 @@ def _own_rate_limit_counters(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    # A request answers in its player's language and leaves it active in the thread, as
+    # Django's LocaleMiddleware does: each test starts from the default instead of
+    # inheriting the language of the test before it in the same worker.
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # Argon2 is deliberately slow; tests that check the hasher ask for it explicitly.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
