@@ -10,6 +10,13 @@ thread, as Django itself does when every middleware is sync-only. An async view 
 table's live events) is called through ``async_to_sync`` from that thread and returns its
 streaming response at once; the server streams it from the event loop as before.
 
+Django's handler also hops to that thread twice more: to send ``request_started`` (its
+receivers are sync) and, after the response went out, to close it (``request_finished``,
+which gives the database connection back). :meth:`ASGIHandler.handle` does both in the
+request's one hop: the signal before the chain; the close after it, for a response whose
+body is already in memory (a streaming one is closed after it was sent, as before). Each
+hop cost about 0.6 ms of CPU.
+
 Django also gives each request a thread of its own (``ThreadSensitiveContext``): made for
 the request, then joined by one more thread made for that, about 0.8 ms of CPU and 2 ms
 of latency per request. The handler keeps those one-thread executors and hands an idle one
@@ -20,13 +27,22 @@ per thread), as under a threaded WSGI server.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler as DjangoASGIHandler
+from django.core.handlers.asgi import get_script_prefix
+from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.urls import set_script_prefix, set_urlconf
+from django.utils.log import log_response
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -43,8 +59,73 @@ class ASGIHandler(DjangoASGIHandler):
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
-        chain: Any = self._middleware_chain
-        self._middleware_chain = sync_to_async(chain, thread_sensitive=True)
+        self._respond = sync_to_async(self._respond_in_thread, thread_sensitive=True)
+
+    def _respond_in_thread(self, scope: Any, request: HttpRequest) -> HttpResponseBase:
+        """Everything of a request that runs in its thread, in one hop: the start signal,
+        the middleware chain with the view, the log of an error, and the close of a
+        response whose body is in memory."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        set_urlconf(settings.ROOT_URLCONF)
+        response: Any = self._middleware_chain(request)
+        response._resource_closers.append(request.close)
+        response._handler_class = self.__class__
+        if response.status_code >= 400:
+            log_response(
+                "%s: %s", response.reason_phrase, request.path, response=response, request=request
+            )
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size  # the server chunks it
+        if not response.streaming:
+            response.close()
+        return response
+
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
+        """Django's request cycle, with the thread's work done in one hop
+        (:meth:`_respond_in_thread`). As in Django, a client that disconnects while its
+        response is made or streamed cancels the task that makes or streams it."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:  # the request itself was refused (too large, bad host)
+            body_file.close()
+            await self.send_response(error_response, send)
+            await sync_to_async(error_response.close)()
+            return
+
+        async def respond() -> HttpResponseBase:
+            response = await self._respond(scope, request)
+            with contextlib.suppress(asyncio.CancelledError):  # the client left meanwhile
+                await self.send_response(response, send)
+            return response
+
+        listening = asyncio.create_task(self.listen_for_disconnect(receive))
+        responding = asyncio.create_task(respond())
+        await asyncio.wait([listening, responding], return_when=asyncio.FIRST_COMPLETED)
+        for task in (listening, responding):
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                continue
+            try:
+                task.result()
+            except RequestAborted:
+                pass  # a disconnect
+            except AssertionError:
+                body_file.close()
+                raise
+        try:
+            response = responding.result()
+        except asyncio.CancelledError:
+            await signals.request_finished.asend(sender=self.__class__)
+        else:
+            if response.streaming:
+                await sync_to_async(response.close)()
+        body_file.close()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

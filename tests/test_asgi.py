@@ -127,3 +127,37 @@ def test_idle_threads_beyond_the_limit_end(app: ASGIHandler, monkeypatch: Any) -
 
     run_loop(go())
     assert len(seen) == 5 and len(app._idle) == 2
+
+
+def test_a_request_hops_to_its_thread_once(app: ASGIHandler, monkeypatch: Any) -> None:
+    """The start signal, the view and the close (``request_finished``, which gives the
+    database connection back) run in the request's thread in one hop, not three."""
+    from django.core import signals
+
+    hops: list[str] = []
+    submit = ThreadPoolExecutor.submit
+
+    def counted(self: ThreadPoolExecutor, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if self._thread_name_prefix == "request":
+            hops.append(getattr(fn, "__name__", repr(fn)))
+        return submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted)
+    threads: dict[str, int] = {}
+
+    def started(**kwargs: Any) -> None:
+        threads["started"] = threading.get_ident()
+
+    def finished(**kwargs: Any) -> None:
+        threads.setdefault("finished", threading.get_ident())
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        assert run_loop(call(app, "/sync/"))[0] == 200
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    assert len(hops) == 1
+    assert threads == {"started": seen[0], "finished": seen[0]}
+    assert run_loop(call(app, "/async/")) == (200, b"one two")  # a stream: closed after
