@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.card_names import card_name
-from baccarat.db import open_shoe_of, player_plays
+from baccarat.db import open_shoe_of, player_plays, row_where
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.models import Account, Transaction
@@ -41,10 +41,9 @@ STATS_FIELDS = (
 def table_for_player(*, slug: str, player: User) -> Table:
     """A table the player may open: an open public table (single-player or full) or their
     own practice table."""
-    try:
-        table = Table.objects.get(slug=slug)  # its practice session read only at one
-    except Table.DoesNotExist:
-        raise Http404 from None
+    table = row_where(Table, "slug", slug)  # its practice session read only at one
+    if table is None:
+        raise Http404
     if table.kind == Table.Kind.PRACTICE:
         if table.owner_id != player.pk:
             raise Http404

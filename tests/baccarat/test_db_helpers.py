@@ -121,3 +121,17 @@ def test_player_plays_reads_what_the_orm_reads(
     assert player_plays(table=table, player_id=seated.pk, count=1)[0].pk == plays[0].pk
     Shoe.objects.filter(pk=shoe.pk).update(is_finished=True)
     assert not hasattr(player_plays(table=table, player_id=seated.pk, count=1)[0], "open_shoe")
+
+
+def test_row_where_reads_what_the_orm_reads(table: Table, cut_table: Table) -> None:
+    """Every column of the row (JSON, dates, booleans), as ``filter().first()`` gives it;
+    ``None`` where no row matches."""
+    from baccarat.db import row_where
+
+    cut_table.is_active = False
+    cut_table.save()
+    for slug in (table.slug, cut_table.slug):
+        found = row_where(Table, "slug", slug)
+        assert found is not None and not found._state.adding
+        assert fields(found) == fields(Table.objects.get(slug=slug))
+    assert row_where(Table, "slug", "no-such-table") is None

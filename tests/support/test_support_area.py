@@ -6,6 +6,7 @@ import logging
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from baccarat.audit import audit_violations as audit_ledger
 from baccarat.models import Round
@@ -31,7 +32,9 @@ def test_search_by_round_id_table_date_and_status(
 ):
     round = play_round(alice, single_table)
     client.force_login(support_user)
-    day = round.created_at.date().isoformat()
+    # The day as the search reads it: in the site's time zone (between 23:00 and 24:00
+    # UTC it is already the next day in Berlin).
+    day = timezone.localdate(round.created_at).isoformat()
     params = {
         "round_id": round.pk,
         "table": single_table.pk,
