@@ -165,8 +165,8 @@ class ShoeBoard:
     with the fields of :data:`~baccarat.selectors.STATS_FIELDS` (named rows read by
     :func:`~baccarat.selectors.coups`).
 
-    Computed when first read: the panel's template is cached, and a cached panel needs
-    nothing but its keys (``last_round_id``, ``signature``).
+    Computed when first read: where the panel's fragments are cached (a full table), a
+    cached panel needs nothing but its keys (``last_round_id``, ``signature``).
     """
 
     def __init__(self, rounds: list[Any]) -> None:

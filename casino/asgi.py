@@ -15,7 +15,7 @@ receivers are sync) and, after the response went out, to close it (``request_fin
 which gives the database connection back). :meth:`ASGIHandler.handle` does both in the
 request's one hop: the signal before the chain; the close after it, for a response whose
 body is already in memory (a streaming one is closed after it was sent, as before). Each
-hop cost about 0.6 ms of CPU.
+hop cost about 0.35 ms of CPU (`/health/live/` served in process: 3.3 → 2.6 ms).
 
 Django also gives each request a thread of its own (``ThreadSensitiveContext``): made for
 the request, then joined by one more thread made for that, about 0.8 ms of CPU and 2 ms
