@@ -36,6 +36,33 @@ RECOVERY_SECONDS = 1
 DEADLINE = float(os.environ.get("RECOVERY_TIMEOUT", "60"))
 
 
+def _flush_retrying_deadlocks() -> None:
+    """The worker and beat live through a module's tests (``cluster``) and keep querying
+    (the sweep every second) while pytest-django empties the database after each test. On
+    PostgreSQL its ``TRUNCATE`` of every table can meet a query of theirs holding a lock it
+    needs in the other order: the server breaks the deadlock by failing the ``TRUNCATE``,
+    and the test errs at teardown (a clean-clone CI run met it once). The flush is tried
+    again then; the other side's query finishes in milliseconds."""
+    from django.db import OperationalError
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def retried(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        for attempt in range(5):
+            try:
+                return flush(self, sql_list)
+            except OperationalError as error:
+                if "deadlock detected" not in str(error) or attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+    BaseDatabaseOperations.execute_sql_flush = retried  # type: ignore[method-assign]
+
+
+_flush_retrying_deadlocks()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/recovery/" in str(item.fspath):
