@@ -129,3 +129,61 @@ def test_one_refusal_writes_nothing(alice, bob, table):
 def test_it_runs_only_inside_the_callers_transaction(table):
     with pytest.raises(RuntimeError):
         post_all([])
+
+
+def test_a_posting_writes_in_one_statement_after_its_lock_on_postgresql(alice, bob, table):
+    """The lock's accounts include the table's escrow and house, rows every round at the
+    table writes: after the locking read, one statement on PostgreSQL (the transactions,
+    their entries and the balances), three elsewhere. What the posting returns is what
+    is stored, ids included."""
+    round = new_round(table)
+    wallet_rebuy(player=alice, table=table, amount=100_00, reference="in:a")
+    wallet_rebuy(player=bob, table=table, amount=100_00, reference="in:b")
+    escrow_account(table=table), house_account(table=table)  # opened by earlier rounds
+    expected = 1 if connection.vendor == "postgresql" else 3
+    posted = []
+    for player, amount in ((alice, 10_00), (bob, 20_00)):
+        with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            posted.append(
+                wallet_stake(
+                    player=player,
+                    table=table,
+                    round=round,
+                    amount=amount,
+                    reference=f"stake:{round.pk}:{player.pk}",
+                    first=True,
+                )
+            )
+        writes = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+        assert len(writes) == 1 + expected, writes  # the locking read, then the writes
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        posted += wallet_settle_all(
+            table=table,
+            round=round,
+            settlements=[
+                Settlement(player=alice, stake=10_00, payout=20_00, reference="s:a"),
+                Settlement(player=bob, stake=20_00, payout=0, reference="s:b"),
+            ],
+        )
+    writes = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(writes) == 1 + expected, writes
+    for txn in posted:
+        stored = Transaction.objects.get(pk=txn.pk)
+        assert (stored.reference, stored.kind, stored.created_at) == (
+            txn.reference,
+            txn.kind,
+            txn.created_at,
+        )
+        assert sorted(
+            Entry.objects.filter(transaction=stored).values_list(
+                "pk", "account_id", "amount", "balance_after"
+            )
+        ) == sorted(
+            (e.pk, e.account_id, e.amount, e.balance_after)
+            for e in txn.posted_entries
+            if e.transaction_id == txn.pk
+        )
+        assert len(txn.posted_entries) == Entry.objects.filter(transaction=stored).count()
+    assert escrow_account(table=table).balance == 0
+    assert stack_account(player=alice, table=table).balance == 110_00
+    assert audit_ledger() == []

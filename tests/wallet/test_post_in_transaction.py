@@ -6,7 +6,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from wallet import services
 from wallet.errors import InsufficientFunds, ReferenceConflict
@@ -30,11 +30,18 @@ def test_refusal_leaves_the_callers_transaction_usable(alice: Any, table: Any) -
 def test_failure_after_the_first_write_dooms_the_callers_transaction(
     alice: Any, table: Any
 ) -> None:
+    if connection.vendor == "postgresql":  # one statement writes it all: fail right after
+        real = services._write_at_once
+
+        def written_then_boom(*args: Any) -> None:
+            real(*args)
+            raise RuntimeError("boom")
+
+        failing = mock.patch.object(services, "_write_at_once", side_effect=written_then_boom)
+    else:  # the transaction is inserted, then its entries fail
+        failing = mock.patch.object(Entry.objects, "bulk_create", side_effect=RuntimeError("boom"))
     with transaction.atomic():
-        with (
-            mock.patch.object(Entry.objects, "bulk_create", side_effect=RuntimeError("boom")),
-            pytest.raises(RuntimeError),
-        ):
+        with failing, pytest.raises(RuntimeError):
             services.wallet_rebuy(player=alice, table=table, amount=100, reference="half")
         assert transaction.get_connection().needs_rollback  # rolled back on leaving
     assert not Transaction.objects.filter(reference="half").exists()
