@@ -99,6 +99,7 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
     # At a full table each stake went to escrow with the player's DEAL, and the stack
     # before it is on the play: read back at once, not posted again one by one.
     escrowed_now = wallet.escrowed_stakes(round=round) if escrowed else {}
+    to_post: list[Play] = []
     for play in plays:
         stakes = stakes_of(play)
         for bet in play.bets.all():
@@ -115,26 +116,7 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
             escrowed_now.get(play.player_id) == play.stake_total and play.balance_before is not None
         ):
             continue
-        try:
-            stake = wallet.wallet_stake(
-                player=play.player,
-                table=round.table,
-                round=round,
-                amount=play.stake_total,
-                reference=f"stake:{round.pk}:{play.player_id}",
-                first=not escrowed,
-            )
-        except InsufficientFunds:
-            # Refused before any write: the seeds' "lower the bet or REBUY".
-            raise RoundError("stack_short") from None
-        # The stack as it was just before the stake, read under the ledger's lock.
-        stack = next(
-            entry
-            for entry in stake.posted_entries  # type: ignore[attr-defined]
-            if entry.account.kind == Account.Kind.STACK
-        )
-        play.balance_before = stack.balance_after - stack.amount
-    save_all(plays, ["balance_before"])
+        to_post.append(play)
     player = plays[0].player if len(plays) == 1 else None
     shoes.shoe_deal_coup(round=round, player=player)
     round.state = Round.State.LOCKED
@@ -149,6 +131,31 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
     )
     if not locked:
         raise RoundError("round_void")
+    # The stakes go to escrow last: the table's escrow account is one row that every
+    # round at the table writes, so its lock is held from here to the commit only, not
+    # while the cards are drawn (and, at a table that reshuffles every coup, the next
+    # shoe shuffled). A stack too short undoes the whole lock, cards and all.
+    for play in to_post:
+        try:
+            stake = wallet.wallet_stake(
+                player=play.player,
+                table=round.table,
+                round=round,
+                amount=play.stake_total,
+                reference=f"stake:{round.pk}:{play.player_id}",
+                first=not escrowed,
+            )
+        except InsufficientFunds:
+            # The seeds' "lower the bet or REBUY"; the transaction is undone.
+            raise RoundError("stack_short") from None
+        # The stack as it was just before the stake, read under the ledger's lock.
+        stack = next(
+            entry
+            for entry in stake.posted_entries  # type: ignore[attr-defined]
+            if entry.account.kind == Account.Kind.STACK
+        )
+        play.balance_before = stack.balance_after - stack.amount
+    save_all(to_post, ["balance_before"])
     round.locked_plays = plays  # type: ignore[attr-defined]
     return LockResult(round, raised)
 
@@ -217,17 +224,17 @@ def round_settle(
     its lock left it (table and shoe loaded), used when its row is still that.
     """
     with transaction.atomic():
-        round = _relocked(round_id, locked)
-        if round.state in (Round.State.SETTLED, Round.State.VOID):
-            return round
-        if round.state != Round.State.LOCKED:
-            raise RoundError("betting_closed")
-        fields = ["state", "completion", "settled_at"]
-        if round.dealt_at is None:
-            coup = _show_cards(round)
-            fields += DEALT_FIELDS
-        else:
-            coup = engine.coup_from_hands(round.player_cards.split(), round.banker_cards.split())
+        fields: list[str] = []  # to save, unless the claim saved them
+        round = _claimed(locked, completion)
+        claimed = round is not None
+        if round is None:
+            round = locked_round(round_id)
+            if round.state in (Round.State.SETTLED, Round.State.VOID):
+                return round
+            if round.state != Round.State.LOCKED:
+                raise RoundError("betting_closed")
+            fields = _mark_settled(round, completion)
+        coup = engine.coup_from_hands(round.player_cards.split(), round.banker_cards.split())
         rules = rules_of(round)
         if plays is None:
             plays = staked_plays(round)
@@ -248,7 +255,15 @@ def round_settle(
             play.balance_after = (play.balance_before or 0) - play.stake_total + play.payout_total
             # The player hears about a round the server finished on their next visit.
             play.server_notice = completion == Round.Completion.SERVER
-        # The round is LOCKED under its row lock: never settled, every reference new.
+        save_all(bets, ["payout", "commission"])
+        save_all(plays, ["payout_total", "commission_total", "balance_after", "server_notice"])
+        if not claimed:
+            round.save(update_fields=fields)
+        _reveal_shoe(round)
+        # The round was LOCKED when this transaction took its row: never settled before,
+        # every reference new. Posted last, as the lock's stakes are: the table's escrow
+        # and house accounts are rows every round at the table writes, locked from here
+        # to the commit (a practice table's, its own, also by the session's end) only.
         wallet.wallet_settle_all(
             table=round.table,
             round=round,
@@ -262,17 +277,8 @@ def round_settle(
                 for play in plays
             ],
         )
-        save_all(bets, ["payout", "commission"])
-        save_all(plays, ["payout_total", "commission_total", "balance_after", "server_notice"])
-        round.state = Round.State.SETTLED
-        round.completion = completion
-        round.settled_at = timezone.now()
-        if completion == Round.Completion.SERVER:
-            _note(round, f"completed by the server at {round.settled_at.isoformat()}")
-            fields.append("recovery_note")
-        round.save(update_fields=fields)
-        _reveal_shoe(round)
         if round.table.kind == Table.Kind.PRACTICE:
+            # After the payout: a session that ends here returns the stack as it is now.
             practice_record(round, plays)
         fault_point("before_commit")
     fault_point("after_commit")
@@ -281,15 +287,35 @@ def round_settle(
     return round
 
 
-def _relocked(round_id: int, locked: Round | None) -> Round:
-    """The round under its row lock: ``locked`` (what this process's lock committed) if the
-    row is still LOCKED and undealt, so nothing of it can have changed; else read again
-    (voided, or completed by the server, meanwhile)."""
-    if locked is not None and locked.state == Round.State.LOCKED and locked.dealt_at is None:
-        row = Round.objects.select_for_update().filter(pk=round_id).values_list("state", "dealt_at")
-        if row.get() == (Round.State.LOCKED, None):
-            return locked
-    return locked_round(round_id)
+def _mark_settled(round: Round, completion: str) -> list[str]:
+    """Set what settling changes on ``round`` (not saved): its cards turned face up if they
+    were not yet (the ones it reserved at its lock), state SETTLED. The fields set."""
+    fields = ["state", "completion", "settled_at"]
+    if round.dealt_at is None:
+        _show_cards(round)
+        fields += DEALT_FIELDS
+    round.state = Round.State.SETTLED
+    round.completion = completion
+    round.settled_at = timezone.now()
+    if completion == Round.Completion.SERVER:
+        _note(round, f"completed by the server at {round.settled_at.isoformat()}")
+        fields.append("recovery_note")
+    return fields
+
+
+def _claimed(locked: Round | None, completion: str) -> Round | None:
+    """``locked`` (what this process's lock committed: table and shoe loaded) settled in its
+    row by one conditional ``UPDATE``, if the row is still LOCKED and undealt, so nothing
+    of it can have changed; that ``UPDATE`` takes the row's lock for the rest of the
+    settle. ``None`` when there is no such round or its row changed meanwhile (voided,
+    completed by the server): the caller reads it again."""
+    if locked is None or locked.state != Round.State.LOCKED or locked.dealt_at is not None:
+        return None
+    fields = _mark_settled(locked, completion)
+    settled = Round.objects.filter(
+        pk=locked.pk, state=Round.State.LOCKED, dealt_at__isnull=True
+    ).update(**{name: getattr(locked, name) for name in fields})
+    return locked if settled else None
 
 
 def _reveal_shoe(round: Round) -> None:

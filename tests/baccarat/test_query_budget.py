@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.urls import reverse
 
 from baccarat import betting, rounds
@@ -19,12 +20,16 @@ from wallet import services as wallet
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
+# A posting to the ledger writes its transaction, entries and balances in one statement
+# on PostgreSQL, three elsewhere (``wallet.services._write``); a round posts twice.
+LEDGER_EXTRA = 0 if connection.vendor == "postgresql" else 2
 # The lock reserves the coup's cards: the shoe row locked and moved on, one bulk insert
 # of the positions taken (the database's guard); when the shoe ends with the coup (every
 # coup at a one-deck table) the next shoe is shuffled and stored in the same transaction.
-LOCK_BUDGET = 16
-DEAL_AND_SETTLE_BUDGET = 15
-ROUND_PLAY_BUDGET = 31  # lock 16 + deal 2 + settle 13 (the reveal of an ended shoe)
+LOCK_BUDGET = 14 + LEDGER_EXTRA
+# The settle takes the round's row with the conditional update that settles it.
+DEAL_AND_SETTLE_BUDGET = 12 + LEDGER_EXTRA
+ROUND_PLAY_BUDGET = 22 + 2 * LEDGER_EXTRA  # lock 14 + settle 8 (the reveal of an ended shoe)
 # A request reads its session from Redis in production; where sessions live in the
 # database (the embedded default) it reads one more.
 SESSION_READ = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1
@@ -39,9 +44,9 @@ TABLE_PAGE_BUDGET = 6 + SESSION_READ
 # opens one (one commit). DEAL locks (stake, cards reserved) and commits, then settles
 # and commits, then renders the board (balances, the shoe's coups for the statistics;
 # the lock left the next shoe on the round). Measured steady state on PostgreSQL: bet 9
-# (8 for a chip on a round already open), deal 27-29.
+# (8 for a chip on a round already open), deal 22-24.
 BET_VIEW_BUDGET = 9 + SESSION_READ
-DEAL_VIEW_BUDGET = 29 + SESSION_READ
+DEAL_VIEW_BUDGET = 24 + 2 * LEDGER_EXTRA + SESSION_READ
 
 
 def _betting_round(player: Any, table: Table, kind: str = "banker") -> Round:
@@ -154,7 +159,6 @@ def test_the_page_shows_the_open_shoe_without_asking_for_it(
 ) -> None:
     """At a cut-card table the latest round's shoe, read with the round, is the open one;
     after a change of decks it is not, and the page shows the shoe that replaced it."""
-    from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from baccarat.models import Shoe
@@ -182,7 +186,6 @@ def test_a_chip_at_a_one_deck_table_shows_the_next_shoe_read_with_the_layout(
 ) -> None:
     """At a table that reshuffles every coup the last round's shoe has ended; the chip's
     answer shows the one the next round is dealt from, read with the plays."""
-    from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from baccarat.models import Shoe
@@ -204,3 +207,48 @@ def test_a_chip_at_a_one_deck_table_shows_the_next_shoe_read_with_the_layout(
     assert ended.is_finished and following.pk != ended.pk
     assert following.commitment[:12].encode() in answer.content
     assert ended.commitment[:12].encode() not in answer.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_table_accounts_are_locked_last_in_each_step_of_a_deal(
+    client: Any, alice: Any, warm_table: Table
+) -> None:
+    """Every round at a table writes its escrow and house accounts: one row each, so a DEAL
+    that holds their lock waits every other DEAL at the table. The lock and the settle
+    each post to the ledger last: from the ledger's locking read to the commit, nothing
+    but the ledger's own statements (its transaction, entries and balances) and, at the
+    lock, the play's stack before the stake, which the posting read."""
+    import re
+
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(alice)
+    client.post(
+        reverse("baccarat:table_bet", args=[warm_table.slug]),
+        {"kind": "banker", "amount": 500},
+        **HTMX,
+    )
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(
+            reverse("baccarat:table_deal", args=[warm_table.slug]),
+            {"round": "", "after": ""},
+            **HTMX,
+        )
+    assert answer.status_code == 200 and b"result-banner" in answer.content
+    ledger_lock = re.compile(r'^SELECT id, kind, owner_id, table_id, balance FROM "wallet_account"')
+    ledger_write = re.compile(
+        r'^(INSERT INTO "wallet_(transaction|entry)"|UPDATE "wallet_account"'
+        r'|WITH txn AS \(INSERT INTO "wallet_transaction"'
+        r'|UPDATE "baccarat_play" SET "balance_before" = )'
+    )
+    postings = 0
+    held = False
+    for sql in (query["sql"] for query in queries.captured_queries):
+        if ledger_lock.match(sql):
+            held, postings = True, postings + 1
+        elif sql == "COMMIT":
+            held = False
+        elif held:
+            assert ledger_write.match(sql), f"under the ledger's lock: {sql[:80]}"
+    assert postings == 2  # the stake at the lock, the settlement
+    assert Round.objects.filter(table=warm_table, state=Round.State.SETTLED).count() == 2
