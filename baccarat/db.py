@@ -131,25 +131,29 @@ def _columns_of(model: type[Model]) -> Columns:
     return Columns(model, "t")
 
 
-def row_where(model: type[M], column: str, value: Any, db: str = "default") -> M | None:
+def row_where(
+    model: type[M], column: str, value: Any, db: str = "default", *, lock: bool = False
+) -> M | None:
     """The row of ``model`` whose unique ``column`` holds ``value``, or ``None``: what
     ``model.objects.filter(column=value).first()`` reads, without the ORM building the
-    query (0.5 → 0.16 ms of CPU for a table by its slug, read by every table request)."""
+    query (0.5 → 0.16 ms of CPU for a table by its slug, read by every table request).
+    ``lock``: with the row's lock for the rest of the transaction (``select_for_update``)."""
     connection = connections[db]
     with connection.cursor() as cursor:
-        cursor.execute(_row_where_sql(model, column, db), [value])
+        cursor.execute(_row_where_sql(model, column, db, lock), [value])
         row = cursor.fetchone()
     return None if row is None else _columns_of(model).load(connection, row)
 
 
 @cache
-def _row_where_sql(model: type[Model], column: str, db: str) -> str:
+def _row_where_sql(model: type[Model], column: str, db: str, lock: bool) -> str:
     connection = connections[db]
     quote = connection.ops.quote_name
+    for_update = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     # Nothing but the model's own table and column names, quoted, goes into the SQL.
     return (
         f"SELECT {_columns_of(model).sql(connection)} FROM {quote(model._meta.db_table)} t"  # noqa: S608
-        f" WHERE t.{quote(column)} = %s"
+        f" WHERE t.{quote(column)} = %s{for_update}"
     )
 
 

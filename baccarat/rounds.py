@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from baccarat import betting, engine, reversals, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
-from baccarat.db import cache_bets, save_all
+from baccarat.db import cache_bets, open_shoe_of, save_all
 from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
 from baccarat.faults import fault_point
@@ -82,14 +82,18 @@ def round_lock(*, round_id: int) -> LockResult:
     return result
 
 
-def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> LockResult:
+def lock_betting_round(
+    round: Round, plays: list[Play], *, escrowed: bool, shoe: Shoe | None = None
+) -> LockResult:
     """Lock ``round``, BETTING, whose ``plays`` (bets loaded) the caller read under a lock
     no bet can pass: the round's row, or at a single-seat table the player's
     (:func:`baccarat.betting.seat_lock`). Inside the caller's transaction.
 
     ``escrowed``: a stake may be escrowed already (a full table's DEAL escrows each
     player's at once), so it is found by its reference, not posted twice. At a single-seat
-    table nothing is escrowed before the lock, and that lookup is saved."""
+    table nothing is escrowed before the lock, and that lookup is saved. ``shoe``: the
+    open shoe the caller read with the plays, locked by its id
+    (:func:`baccarat.shoes.shoe_deal_coup`)."""
     raised: list[str] = []
     rules = rules_of(round)
     limits = round.rules["limits"]
@@ -118,7 +122,7 @@ def lock_betting_round(round: Round, plays: list[Play], *, escrowed: bool) -> Lo
             continue
         to_post.append(play)
     player = plays[0].player if len(plays) == 1 else None
-    shoes.shoe_deal_coup(round=round, player=player)
+    shoes.shoe_deal_coup(round=round, player=player, known=shoe)
     round.state = Round.State.LOCKED
     round.locked_at = timezone.now()
     fields = ["shoe_id", "start_position", "end_position", "reserved_cards", "hand_number"]
@@ -381,7 +385,9 @@ def layout_deal(
             current = betting.open_from_layout(table=table, player=player, plays=plays)
         current.player = player
         current.round.table = table
-        result = lock_betting_round(current.round, [current], escrowed=False)
+        result = lock_betting_round(
+            current.round, [current], escrowed=False, shoe=open_shoe_of(plays)
+        )
     fault_point("after_stake")
     result.round = round_settle(
         round_id=result.round.pk,

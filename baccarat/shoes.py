@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from baccarat import engine
+from baccarat.db import row_where
 from baccarat.models import DealtCard, Round, Shoe, Table
 from baccarat.rule_sets import reshuffles_every_coup, rule_set_from_snapshot
 
@@ -137,7 +138,15 @@ def shoe_open(
     raise RuntimeError(f"no open shoe could be had at table {table.pk}")
 
 
-def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
+def _locked(known: Shoe, rules: dict[str, Any]) -> Shoe | None:
+    """``known``'s row, locked and read again, if it is still open and fits ``rules``."""
+    shoe = row_where(Shoe, "id", known.pk, lock=True)
+    if shoe is None or shoe.is_finished or not _fits(shoe, rules["decks"]):
+        return None
+    return shoe
+
+
+def shoe_deal_coup(*, round: Round, player: User | None, known: Shoe | None = None) -> engine.Coup:
     """Draw a locking round's coup and move its shoe past it, in the caller's transaction.
 
     Sets the round's shoe, positions, hand number and reserved cards (the caller saves
@@ -145,8 +154,14 @@ def shoe_deal_coup(*, round: Round, player: User | None) -> engine.Coup:
     coup (the cut card came out, or the table reshuffles every coup) the coup completes,
     the shoe is finished and the next one is shuffled at once, its commitment ready
     before the next bet.
+
+    ``known``: the open shoe the caller read (a single-seat table's layout brings it), so
+    it is locked by its id, read again under the lock; still open and fitting, it is the
+    one :func:`shoe_open` would find. Otherwise :func:`shoe_open` looks it up.
     """
-    shoe = shoe_open(table=round.table, player=player, rules=round.rules, lock=True)
+    shoe = _locked(known, round.rules) if known is not None else None
+    if shoe is None:
+        shoe = shoe_open(table=round.table, player=player, rules=round.rules, lock=True)
     dealer = engine.Shoe.from_state(shoe.state)
     start = dealer.position
     coup = engine.deal_coup(dealer.draw)

@@ -201,3 +201,38 @@ def test_a_shoe_is_ready_before_the_first_bet(client: Any, alice: Any, table: Ta
     rounds.round_play(round_id=round.pk)
     round.refresh_from_db()
     assert round.shoe_id == shoe.pk  # dealt from the shoe committed before the bet
+
+
+def test_a_lock_deals_from_the_shoe_the_layout_read_locked_by_its_id(alice: Any) -> None:
+    """A single-seat table's layout brings the player's open shoe; the lock takes it by
+    its id and reads it again under the lock. A shoe that has ended meanwhile (or was
+    never the open one) is not dealt from: the open shoe is looked up as before."""
+    table = Table.objects.create(
+        name="Cut", slug="cut", decks=8, reshuffle=Table.Reshuffle.CUT_CARD
+    )
+    wallet.wallet_rebuy(player=alice, table=table, amount=100_00, reference="known")
+    shoe = shoes.shoe_open(table=table, player=alice)
+    stale = Shoe.objects.get(pk=shoe.pk)
+    stale.state = {**stale.state}  # what the layout read: the same shoe, as it was then
+
+    def lock(known: Shoe) -> Round:
+        round = betting.round_open(table=table, player=alice)
+        betting.bet_place(round=round, player=alice, kind="banker", amount=500)
+        play = rounds.staked_plays(round)[0]
+        with transaction.atomic():
+            result = rounds.lock_betting_round(round, [play], escrowed=False, shoe=known)
+        rounds.round_settle(round_id=round.pk)
+        return result.round
+
+    first = lock(stale)
+    assert first.shoe.pk == shoe.pk
+    # Read again under the lock: the next round, given the same stale copy, takes the
+    # cards after the first round's, not the same ones.
+    second = lock(stale)
+    assert second.shoe.pk == shoe.pk and second.start_position == first.end_position
+    # The shoe ends (as when the decks change); the stale copy names it still.
+    Shoe.objects.filter(pk=shoe.pk).update(is_finished=True, finished_at=timezone.now())
+    third = lock(stale)
+    assert third.shoe.pk != shoe.pk and not third.shoe.is_finished
+    # Every position up to the second round's end taken once: the burn, then the rounds.
+    assert DealtCard.objects.filter(shoe=shoe).count() == second.end_position
