@@ -29,15 +29,39 @@ pytestmark = pytest.mark.django_db
 
 
 def staked(table, round, *stakes):
+    """Each player buys in and stakes, as a round's lock does (the reference is new): the
+    stakes' transactions, each with the statements it ran (savepoints left out)."""
+    posted = []
     for player, amount in stakes:
         wallet_rebuy(player=player, table=table, amount=100_00, reference=f"in:{player.pk}")
-        wallet_stake(
-            player=player,
+        with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            txn = wallet_stake(
+                player=player,
+                table=table,
+                round=round,
+                amount=amount,
+                reference=f"stake:{round.pk}:{player.pk}",
+                first=True,
+            )
+        posted.append(
+            (txn, [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]])
+        )
+    return posted
+
+
+def settled(table, round, alice, bob):
+    """Settle alice's 10.00 (paid 20.00) and bob's 20.00 (lost) in one go: the transactions,
+    and the statements it ran (savepoints left out)."""
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        txns = wallet_settle_all(
             table=table,
             round=round,
-            amount=amount,
-            reference=f"stake:{round.pk}:{player.pk}",
+            settlements=[
+                Settlement(player=alice, stake=10_00, payout=20_00, reference="s:a"),
+                Settlement(player=bob, stake=20_00, payout=0, reference="s:b"),
+            ],
         )
+    return txns, [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
 
 
 def snapshot():
@@ -53,17 +77,8 @@ def test_a_round_settles_for_every_player_in_one_go(alice, bob, table):
     staked(table, round, (alice, 10_00), (bob, 20_00))
     assert escrowed_stakes(round=round) == {alice.pk: 10_00, bob.pk: 20_00}
     house_account(table=table)  # opened before (on the first settlement of a table)
-    with CaptureQueriesContext(connection) as queries, transaction.atomic():
-        txns = wallet_settle_all(
-            table=table,
-            round=round,
-            settlements=[
-                Settlement(player=alice, stake=10_00, payout=20_00, reference="s:a"),
-                Settlement(player=bob, stake=20_00, payout=0, reference="s:b"),
-            ],
-        )
+    txns, writes = settled(table, round, alice, bob)
     # Lock every account, insert the transactions, their entries, update the balances.
-    writes = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert len(writes) <= 6, writes
     assert [t.reference for t in txns] == ["s:a", "s:b"]
     assert stack_account(player=alice, table=table).balance == 110_00
@@ -137,35 +152,14 @@ def test_a_posting_writes_in_one_statement_after_its_lock_on_postgresql(alice, b
     their entries and the balances), three elsewhere. What the posting returns is what
     is stored, ids included."""
     round = new_round(table)
-    wallet_rebuy(player=alice, table=table, amount=100_00, reference="in:a")
-    wallet_rebuy(player=bob, table=table, amount=100_00, reference="in:b")
     escrow_account(table=table), house_account(table=table)  # opened by earlier rounds
     expected = 1 if connection.vendor == "postgresql" else 3
     posted = []
-    for player, amount in ((alice, 10_00), (bob, 20_00)):
-        with CaptureQueriesContext(connection) as queries, transaction.atomic():
-            posted.append(
-                wallet_stake(
-                    player=player,
-                    table=table,
-                    round=round,
-                    amount=amount,
-                    reference=f"stake:{round.pk}:{player.pk}",
-                    first=True,
-                )
-            )
-        writes = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    for txn, writes in staked(table, round, (alice, 10_00), (bob, 20_00)):
         assert len(writes) == 1 + expected, writes  # the locking read, then the writes
-    with CaptureQueriesContext(connection) as queries, transaction.atomic():
-        posted += wallet_settle_all(
-            table=table,
-            round=round,
-            settlements=[
-                Settlement(player=alice, stake=10_00, payout=20_00, reference="s:a"),
-                Settlement(player=bob, stake=20_00, payout=0, reference="s:b"),
-            ],
-        )
-    writes = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+        posted.append(txn)
+    txns, writes = settled(table, round, alice, bob)
+    posted += txns
     assert len(writes) == 1 + expected, writes
     for txn in posted:
         stored = Transaction.objects.get(pk=txn.pk)
