@@ -157,13 +157,18 @@ def server_processes(options: dict[str, Any]) -> processes.Processes:
 
 @dataclass
 class CpuMeter:
-    """CPU seconds of each process group, and of this client, at each phase's edges."""
+    """CPU seconds of each process group, and of this client, at each phase's edges; with
+    several web processes, of each of them too (``web <pid>``): the processes share one
+    listening socket, and one of them may have taken most of the connections."""
 
     groups: dict[str, list[int]]
     marks: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)
 
     def mark(self, phase: str, edge: str) -> None:
         taken = {name: processes.cpu_seconds(pids) for name, pids in self.groups.items()}
+        web = self.groups.get("web", [])
+        if len(web) > 1:
+            taken |= {f"web {pid}": processes.cpu_seconds([pid]) for pid in web}
         taken["client"] = time.process_time()
         self.marks[(phase, edge)] = taken
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import threading
+import time
 from typing import Any
 
 from django.core.management import call_command
@@ -78,3 +79,33 @@ def test_soak_plays_at_a_rate_and_samples(asgi_server: str) -> None:
     assert 6 <= s["rounds_played"] <= 13 and s["rounds_settled"] == s["rounds_played"]
     assert len(s["samples"]) >= 3 and s["samples"][0]["t"] < 1
     assert s["ledger"]["clean"], s["ledger"]["violations"]
+
+
+def test_the_cpu_meter_splits_several_web_processes() -> None:
+    """With several web processes the meter also gives each one's CPU: one of them may
+    have taken most of the connections, and the run's figures then mean something else."""
+    import os
+    import subprocess
+    import sys
+
+    from casino.benchmark import CpuMeter
+
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        me = os.getpid()
+        meter = CpuMeter({"web": [me, idle.pid]})
+        meter.mark("rounds", "start")
+        started = time.process_time()
+        while time.process_time() - started < 0.3:
+            sum(range(10_000))
+        meter.mark("rounds", "end")
+        used = meter.used("rounds")
+    finally:
+        idle.kill()
+        idle.wait()
+    assert used[f"web {me}"] >= 0.25 and used[f"web {idle.pid}"] < 0.05
+    assert abs(used["web"] - used[f"web {me}"] - used[f"web {idle.pid}"]) < 0.02
+    single = CpuMeter({"web": [me]})
+    single.mark("rounds", "start")
+    single.mark("rounds", "end")
+    assert set(single.used("rounds")) == {"web", "client"}  # one process: no split
