@@ -26,16 +26,22 @@ def test_web_processes_pool_connections_and_the_worker_never_does(monkeypatch) -
         "worker_concurrency": 2,
     }
     commands = Command()._commands(["web", "worker", "beat"], options)
-    web, web_env = commands["web"]
-    assert web[web.index("--workers") + 1] == "4"
-    assert web[web.index("--timeout-graceful-shutdown") + 1] == "5"
-    assert web_env["DATABASE_POOL_SIZE"] == "8"
+    # Several web processes: each serves a socket of its own (casino.serve), not uvicorn's
+    # --workers sharing one.
+    webs = [name for name in commands if name.startswith("web")]
+    assert webs == ["web-1", "web-2", "web-3", "web-4"]
+    for name in webs:
+        web, web_env = commands[name]
+        assert web[1:3] == ["-m", "casino.serve"] and "--workers" not in web
+        assert web_env["DATABASE_POOL_SIZE"] == "8"
     worker, worker_env = commands["worker"]
     assert worker[worker.index("--concurrency") + 1] == "2"
     assert worker_env["DATABASE_POOL_SIZE"] == "0"
     assert commands["beat"][1]["DATABASE_POOL_SIZE"] == "0"
     only_web = Command()._commands(["web"], {**options, "workers": 1})
     assert list(only_web) == ["web"] and "--workers" not in only_web["web"][0]
+    web = only_web["web"][0]
+    assert web[web.index("--timeout-graceful-shutdown") + 1] == "5"
 
 
 def test_production_refuses_debug_on(settings) -> None:
@@ -65,3 +71,129 @@ def test_debug_off_on_a_worker_machine_needs_no_allowed_hosts(settings, monkeypa
 def test_several_workers_cannot_reload() -> None:
     with pytest.raises(CommandError, match="--reload"):
         call_command("runall", reload=True, workers=2)
+
+
+def test_several_web_processes_share_the_connections_and_come_back(tmp_path) -> None:
+    """``--workers 2``: two processes, each on a socket of its own on the one port, so the
+    kernel spreads the connections (uvicorn's shared socket let the first process to wake
+    take them all); one killed after it has run a while is started again; the port is
+    refused to a second runall."""
+    import os
+    import re
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from casino.management.commands import runall
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **os.environ,
+        "CASINO_VAR_DIR": str(tmp_path / "var"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "manage.py", "runall", "--role", "web", "--workers", "2"]
+    log = (tmp_path / "runall.log").open("wb")
+    server = subprocess.Popen(
+        [*command, "--addr", f"127.0.0.1:{port}"],
+        cwd=root,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+    def serving() -> list[int]:
+        pids = [int(line) for line in _children(server.pid)]
+        return [pid for pid in pids if _listens(pid, port)]
+
+    def wait(what: str, ready: object) -> None:
+        deadline = time.monotonic() + 60
+        while not ready():  # type: ignore[operator]
+            assert server.poll() is None, (tmp_path / "runall.log").read_text()
+            assert time.monotonic() < deadline, what
+            time.sleep(0.2)
+
+    try:
+        wait("two web processes listening", lambda: len(serving()) == 2)
+        first = serving()
+        clients = []
+        for _ in range(16):
+            client = socket.create_connection(("127.0.0.1", port), timeout=30)
+            client.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert client.recv(12).startswith(b"HTTP/1.1")  # answered, kept open
+            clients.append(client)
+        held = {pid: _connections(pid, port) for pid in first}
+        assert sum(held.values()) == 16 and all(held.values()), held
+        for client in clients:
+            client.close()
+        with pytest.raises(CommandError, match="Cannot listen"):
+            runall._refuse_taken_port("127.0.0.1", port)
+        time.sleep(runall.RESTART_AFTER_SECONDS + 0.5)  # up long enough to be restarted
+        os.kill(first[0], signal.SIGKILL)
+        wait("the killed process started again", lambda: len(set(serving()) - set(first)) == 1)
+        assert server.poll() is None
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert client.recv(12).startswith(b"HTTP/1.1")
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            raise
+        log.close()
+    assert server.returncode == 0, (tmp_path / "runall.log").read_text()
+    assert re.search(
+        r"web-\d ended \(-9\); starting it again\.", (tmp_path / "runall.log").read_text()
+    )
+
+
+def _children(pid: int) -> list[str]:
+    from pathlib import Path
+
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += (task / "children").read_text().split()
+    return found
+
+
+def _socket_inodes(pid: int) -> set[str]:
+    import os
+
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def _tcp(port: int, state: str) -> set[str]:
+    """Inodes of the IPv4 TCP sockets on local ``port`` in ``state`` (0A listen, 01 open)."""
+    from pathlib import Path
+
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        parts = line.split()
+        if int(parts[1].split(":")[1], 16) == port and parts[3] == state:
+            inodes.add(parts[9])
+    return inodes
+
+
+def _listens(pid: int, port: int) -> bool:
+    return bool(_socket_inodes(pid) & _tcp(port, "0A"))
+
+
+def _connections(pid: int, port: int) -> int:
+    return len(_socket_inodes(pid) & _tcp(port, "01"))

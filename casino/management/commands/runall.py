@@ -2,12 +2,16 @@
 
 The web server is uvicorn (ASGI), as in production, so the full table's live events
 stream here too; ``--reload`` restarts it when the code changes. ``--workers N`` runs N
-uvicorn processes; ``--role`` runs only some of the three, for more machines: any
-number of web processes and workers, exactly one beat (README, "Production").
+uvicorn processes, each on a listening socket of its own on the same port
+(``SO_REUSEPORT``: the kernel spreads the connections; see :mod:`casino.serve`);
+``--role`` runs only some of the three, for more machines: any number of web processes
+and workers, exactly one beat (README, "Production").
 
 Each child runs in a session of its own, so a Ctrl-C reaches only this command,
-which then stops them all and waits for them. If one of them dies, the others
-are stopped too and the exit status says so.
+which then stops them all and waits for them. One of several web processes that dies
+after it has been up a while is started again (on a new socket: the dead one's was
+closed with it, so no connection waits for it). Otherwise, if one of them dies, the
+others are stopped too and the exit status says so.
 
 With DEBUG off (``--production`` insists on it) it refuses to start what would fail
 later or serve wrongly: no ALLOWED_HOSTS, static files not collected, migrations not
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -34,6 +39,9 @@ from django.db.migrations.executor import MigrationExecutor
 from casino.startup import require_collected_static
 
 ROLES = ("web", "worker", "beat")
+# A web process that dies sooner than this after its start is not started again: it
+# would only die again (a broken configuration), so everything stops and says so.
+RESTART_AFTER_SECONDS = 10.0
 
 
 def roles_of(value: str) -> list[str]:
@@ -150,7 +158,13 @@ class Command(BaseCommand):
         if options["db_pool"] is not None:
             web_env["DATABASE_POOL_SIZE"] = str(options["db_pool"])
         commands: dict[str, Any] = {}
-        if "web" in roles:
+        if "web" in roles and options["workers"] > 1 and _reuse_port():
+            host, _, port = options["addr"].rpartition(":")
+            self.listen = (host.strip("[]") or "127.0.0.1", int(port))
+            serve = [python, "-m", "casino.serve", "--log-level", "info"]
+            for number in range(1, options["workers"] + 1):
+                commands[f"web-{number}"] = (serve, web_env)
+        elif "web" in roles:
             host, _, port = options["addr"].rpartition(":")
             web = [python, "-m", "uvicorn", "casino.asgi:application"]
             web += ["--host", host or "127.0.0.1", "--port", port, "--log-level", "info"]
@@ -179,10 +193,27 @@ class Command(BaseCommand):
 
     def _run(self, commands: dict[str, Any], addr: str) -> None:
         connections.close_all()  # the checks' connection is not the children's business
-        children = {
-            name: subprocess.Popen(command, env=env, start_new_session=True)  # noqa: S603
-            for name, (command, env) in commands.items()
-        }
+        listen: tuple[str, int] | None = getattr(self, "listen", None)
+        if listen is not None:
+            _refuse_taken_port(*listen)
+
+        def start(name: str) -> subprocess.Popen[bytes]:
+            command, env = commands[name]
+            if listen is None or not name.startswith("web-"):
+                return subprocess.Popen(command, env=env, start_new_session=True)  # noqa: S603
+            sock = _listening_socket(*listen)
+            try:
+                return subprocess.Popen(  # noqa: S603
+                    [*command, "--fd", str(sock.fileno())],
+                    env=env,
+                    start_new_session=True,
+                    pass_fds=(sock.fileno(),),
+                )
+            finally:
+                sock.close()  # the child's now: when it ends, so does the socket
+
+        children = {name: start(name) for name in commands}
+        started = dict.fromkeys(children, time.monotonic())
         stopping = False
 
         def stop(signum: int, frame: FrameType | None) -> None:
@@ -196,7 +227,16 @@ class Command(BaseCommand):
         self.stdout.write(f"{where}{names} (Ctrl-C stops them)")
         failed = ""
         while not stopping and not failed:
-            failed = next((name for name, c in children.items() if c.poll() is not None), "")
+            for name, child in children.items():
+                if stopping or child.poll() is None:
+                    continue
+                up = time.monotonic() - started[name]
+                if listen is not None and name.startswith("web-") and up > RESTART_AFTER_SECONDS:
+                    self.stderr.write(f"{name} ended ({child.returncode}); starting it again.")
+                    children[name], started[name] = start(name), time.monotonic()
+                else:
+                    failed = name
+                    break
             time.sleep(0.2)
         for child in children.values():
             if child.poll() is None:
@@ -212,6 +252,41 @@ class Command(BaseCommand):
             self.stderr.write(f"{failed} stopped unexpectedly; stopped the others.")
             sys.exit(1)
         self.stdout.write(f"Stopped {names}.")
+
+
+def _reuse_port() -> bool:
+    """Whether several sockets may listen on one port, the kernel spreading connections."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
+def _address(host: str, port: int) -> tuple[socket.AddressFamily, Any]:
+    family, _, _, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    return family, address
+
+
+def _refuse_taken_port(host: str, port: int) -> None:
+    """Bind without ``SO_REUSEPORT`` first: a port that anything listens on (another
+    runall too, whose sockets would otherwise share the connections) is refused."""
+    family, address = _address(host, port)
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise CommandError(f"Cannot listen on {host}:{port}: {error.strerror}.") from None
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    family, address = _address(host, port)
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(address)
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 def _pending_migrations() -> int:
