@@ -119,7 +119,7 @@ def bet(client, table: Table):
 def test_table_actions_per_player_are_limited_and_htmx_shows_the_message(
     client, settings, alice, single_table
 ):
-    settings.CASINO_RATE_TABLE = "3/m"
+    settings.CASINO_RATE_TABLE = "3/h"  # hours: a minute's edge can fall between the requests
     wallet_rebuy(player=alice, table=single_table, amount=100_00, reference="limit-rebuy")
     client.force_login(alice)
     for _ in range(3):
@@ -138,7 +138,7 @@ def test_table_actions_per_player_are_limited_and_htmx_shows_the_message(
 
 
 def test_the_chat_counts_as_a_table_action(client, settings, alice, single_table):
-    settings.CASINO_RATE_TABLE = "1/m"
+    settings.CASINO_RATE_TABLE = "1/h"  # hours: a minute's edge can fall between the requests
     salon = Table.objects.create(name="Salon", slug="salon", kind=Table.Kind.FULL, seats=8)
     wallet_rebuy(player=alice, table=single_table, amount=100_00, reference="limit-rebuy")
     client.force_login(alice)
@@ -160,7 +160,7 @@ def test_an_empty_rate_turns_a_limit_off(client, settings, alice, single_table):
 
 
 def test_reading_is_never_limited(client, settings, alice, single_table):
-    settings.CASINO_RATE_TABLE = "1/m"
+    settings.CASINO_RATE_TABLE = "1/h"  # hours: a minute's edge can fall between the requests
     client.force_login(alice)
     for _ in range(3):
         assert client.get(reverse("baccarat:table", args=[single_table.slug])).status_code == 200
