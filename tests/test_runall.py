@@ -87,6 +87,7 @@ def test_several_web_processes_share_the_connections_and_come_back(tmp_path) -> 
     import time
     from pathlib import Path
 
+    from casino import processes
     from casino.management.commands import runall
 
     with socket.socket() as probe:
@@ -110,8 +111,8 @@ def test_several_web_processes_share_the_connections_and_come_back(tmp_path) -> 
     )
 
     def serving() -> list[int]:
-        pids = [int(line) for line in _children(server.pid)]
-        return [pid for pid in pids if _listens(pid, port)]
+        listening = processes.listening_pids(port)
+        return [pid for pid in (int(line) for line in _children(server.pid)) if pid in listening]
 
     def wait(what: str, ready: object) -> None:
         deadline = time.monotonic() + 60
@@ -180,7 +181,8 @@ def _socket_inodes(pid: int) -> set[str]:
 
 
 def _tcp(port: int, state: str) -> set[str]:
-    """Inodes of the IPv4 TCP sockets on local ``port`` in ``state`` (0A listen, 01 open)."""
+    """Inodes of the IPv4 TCP sockets on local ``port`` in ``state`` (01: open; the
+    listening ones are ``casino.processes.listening_pids``')."""
     from pathlib import Path
 
     inodes = set()
@@ -189,10 +191,6 @@ def _tcp(port: int, state: str) -> set[str]:
         if int(parts[1].split(":")[1], 16) == port and parts[3] == state:
             inodes.add(parts[9])
     return inodes
-
-
-def _listens(pid: int, port: int) -> bool:
-    return bool(_socket_inodes(pid) & _tcp(port, "0A"))
 
 
 def _connections(pid: int, port: int) -> int:
