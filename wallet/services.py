@@ -194,16 +194,21 @@ def _select_for_update(ids: Sequence[int], keys: Sequence[AccountKey]) -> list[A
     return [Account.from_db(connection.alias, _LOCKED_COLUMNS, row) for row in rows]
 
 
-def _write_balances(accounts: Sequence[Account]) -> None:
-    """``Account.objects.bulk_update(accounts, ["balance"])``, in one statement."""
+def _balances_update(accounts: Sequence[Account]) -> tuple[str, list[int]]:
+    """``Account.objects.bulk_update(accounts, ["balance"])`` as one ``UPDATE``: its SQL
+    and parameters."""
     cases = " ".join(["WHEN %s THEN %s"] * len(accounts))
     sql = (
         f"UPDATE {_accounts_table()} SET balance = CASE id {cases} END"  # noqa: S608
         f" WHERE id IN ({', '.join(['%s'] * len(accounts))})"
     )
     params = [value for a in accounts for value in (a.pk, a.balance)] + [a.pk for a in accounts]
+    return sql, params
+
+
+def _write_balances(accounts: Sequence[Account]) -> None:
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*_balances_update(accounts))
 
 
 def _write(
@@ -241,7 +246,8 @@ def _write_at_once(
         params += [txn.kind, txn.reference, txn.player_id, txn.round_id, now]
     for entry in entries:
         params += [entry.transaction.reference, entry.account_id, entry.amount, entry.balance_after]
-    params += [value for a in accounts for value in (a.pk, a.balance)] + [a.pk for a in accounts]
+    balances, balance_params = _balances_update(accounts)
+    params += balance_params
     quote = connection.ops.quote_name
     sql = (
         f"WITH txn AS (INSERT INTO {quote(Transaction._meta.db_table)}"  # noqa: S608
@@ -253,9 +259,7 @@ def _write_at_once(
         f" {', '.join(['(%s, %s::bigint, %s::bigint, %s::bigint)'] * len(entries))})"
         " AS v (reference, account_id, amount, balance_after)"
         " JOIN txn ON txn.reference = v.reference RETURNING id, transaction_id, account_id),"
-        f" balance AS (UPDATE {_accounts_table()}"
-        f" SET balance = CASE id {' '.join(['WHEN %s THEN %s::bigint'] * len(accounts))} END"
-        f" WHERE id IN ({', '.join(['%s'] * len(accounts))}))"
+        f" balance AS ({balances})"
         " SELECT txn.reference, txn.id, entry.account_id, entry.id"
         " FROM txn JOIN entry ON entry.transaction_id = txn.id"
     )
