@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from baccarat import engine
-from baccarat.db import cache_bets, open_shoe_of, save_all
+from baccarat.db import cache_bets, insert_play, open_shoe_of, save_all
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.rule_sets import chip_unit, rules_of
@@ -103,12 +103,6 @@ def write_stakes(*, play: Play, stakes: Stakes) -> None:
     if gone:
         Bet.objects.filter(pk__in=gone).delete()
     total = sum(stakes.values())
-    if play.pk is None:
-        play.stake_total = total
-        play.save()
-    elif play.stake_total != total:
-        play.stake_total = total
-        play.save(update_fields=["stake_total"])
     new, changed, kept = [], [], []
     for kind, stake in stakes.items():
         bet = existing.get(kind)
@@ -119,8 +113,15 @@ def write_stakes(*, play: Play, stakes: Stakes) -> None:
             if bet.stake != stake:
                 bet.stake = stake
                 changed.append(bet)
-    if new:
-        new = Bet.objects.bulk_create(new)
+    if play.pk is None:
+        play.stake_total = total
+        new = insert_play(play, new)  # with its bets: one statement on PostgreSQL
+    else:
+        if play.stake_total != total:
+            play.stake_total = total
+            play.save(update_fields=["stake_total"])
+        if new:
+            new = Bet.objects.bulk_create(new)
     if changed:
         save_all(changed, ["stake"])
     cache_bets(play, kept + new)

@@ -1,13 +1,17 @@
 """``save_all``: one plain UPDATE for one object, one bulk UPDATE for several;
 ``with_bets``: plays with their bets in one query, as the prefetch would leave them;
-``player_plays``: a player's latest plays, written out, as the ORM reads them."""
+``player_plays``: a player's latest plays, written out, as the ORM reads them;
+``insert_play``: a new play with its bets, one statement on PostgreSQL."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from django.db import IntegrityError, connection, transaction
+
 from baccarat import betting, rounds
-from baccarat.db import player_plays, save_all, with_bets
+from baccarat.db import insert_play, player_plays, save_all, with_bets
 from baccarat.models import Bet, Play, Round, Shoe, Table
 from wallet import services as wallet
 
@@ -135,3 +139,40 @@ def test_row_where_reads_what_the_orm_reads(table: Table, cut_table: Table) -> N
         assert found is not None and not found._state.adding
         assert fields(found) == fields(Table.objects.get(slug=slug))
     assert row_where(Table, "slug", "no-such-table") is None
+
+
+def test_insert_play_stores_the_play_and_its_bets_as_the_orm_would(
+    seated: Any, table: Table, django_assert_num_queries: Any
+) -> None:
+    """A new play with its bets: one statement on PostgreSQL (two elsewhere); what it
+    leaves on the objects is what is stored, and the bets belong to the play."""
+    round = Round.objects.create(table=table, rules=table.rule_snapshot())
+    play = Play(round=round, player=seated, seat=1, stake_total=300)
+    bets = [Bet(play=play, kind="player", stake=100), Bet(play=play, kind="tie", stake=200)]
+    statements = 1 if connection.vendor == "postgresql" else 2
+    with django_assert_num_queries(statements):
+        stored = insert_play(play, bets)
+    assert play.pk is not None and not play._state.adding
+    assert fields(play) == fields(Play.objects.get(pk=play.pk))
+    assert sorted(fields(bet) for bet in stored) == sorted(
+        fields(bet) for bet in Bet.objects.filter(play=play)
+    )
+    assert {bet.play_id for bet in stored} == {play.pk}
+    # Without bets it is the play's own insert.
+    other = Round.objects.create(table=table, rules=table.rule_snapshot())
+    alone = Play(round=other, player=seated, seat=1)
+    with django_assert_num_queries(1):
+        assert insert_play(alone, []) == []
+    assert fields(alone) == fields(Play.objects.get(pk=alone.pk))
+
+
+def test_insert_play_refuses_a_second_play_of_the_player_in_a_round(
+    seated: Any, table: Table
+) -> None:
+    """The play's constraints hold for the one statement too: nothing of it is stored."""
+    round = betting.round_open(table=table, player=seated)
+    twin = Play(round=round, player=seated, seat=1, stake_total=100)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_play(twin, [Bet(play=twin, kind="player", stake=100)])
+    assert Play.objects.filter(round=round).count() == 1
+    assert not Bet.objects.filter(play__round=round).exists()
