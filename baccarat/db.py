@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import namedtuple
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, TypeVar
@@ -134,24 +135,33 @@ class Columns:
     instances made back from a row's values, converted as the ORM converts them (the
     backend's converters, then the field's: SQLite's dates, JSON read as text, ...)."""
 
-    def __init__(self, model: type[Model], alias: str) -> None:
+    def __init__(self, model: type[Model], alias: str, names: Sequence[str] = ()) -> None:
+        """``names``: only these fields (``pk`` for the primary key), in this order."""
         self.model = model
         self.alias = alias
-        self.fields = model._meta.concrete_fields
+        meta = model._meta
+        self.fields = (
+            [meta.pk if name == "pk" else meta.get_field(name) for name in names]  # type: ignore[misc]
+            if names
+            else meta.concrete_fields
+        )
         self.names = [field.attname for field in self.fields]
-        self.columns = _columns(model)
+        self.columns = [field.column for field in self.fields]
         self._converters: dict[str, list[tuple[int, Any, list[Any]]]] = {}
 
     def sql(self, connection: BaseDatabaseWrapper) -> str:
         quote = connection.ops.quote_name
         return ", ".join(f"{self.alias}.{quote(column)}" for column in self.columns)
 
-    def load(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
+    def convert(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> list[Any]:
         values = list(values)
         for index, col, converters in self.converters(connection):
             for convert in converters:
                 values[index] = convert(values[index], col, connection)
-        return self.model.from_db(connection.alias, self.names, values)
+        return values
+
+    def load(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
+        return self.model.from_db(connection.alias, self.names, self.convert(connection, values))
 
     def converters(self, connection: BaseDatabaseWrapper) -> list[tuple[int, Any, list[Any]]]:
         """Per column that has any: its index, its expression and its converters."""
@@ -246,6 +256,56 @@ def player_plays(*, table: Table, player_id: int, count: int, db: str = "default
         _load_bets(db, play, row[shoe_end])
         plays.append(play)
     return plays
+
+
+@cache
+def _coups_columns(names: tuple[str, ...]) -> tuple[Columns, type[tuple[Any, ...]]]:
+    return Columns(Round, "r", names), namedtuple("Row", names)  # type: ignore[return-value]
+
+
+@cache
+def _player_coups_sql(db: str, names: tuple[str, ...], last_shoe: bool) -> str:
+    connection = connections[db]
+    quote = connection.ops.quote_name
+    rounds, plays = quote(Round._meta.db_table), quote(Play._meta.db_table)
+    settled = (
+        f"FROM {rounds} r JOIN {plays} p ON p.round_id = r.id"
+        " WHERE r.table_id = %s AND r.state = %s AND p.player_id = %s"
+    )
+    shoe = f" AND r.shoe_id IN (SELECT r.shoe_id {settled} ORDER BY r.id DESC LIMIT 1)"
+    # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    return (
+        f"SELECT {_coups_columns(names)[0].sql(connection)} {settled}"  # noqa: S608
+        f"{shoe if last_shoe else ''} ORDER BY r.id DESC LIMIT %s"
+    )
+
+
+def player_coups(
+    *,
+    table: Table,
+    player_id: int,
+    names: tuple[str, ...],
+    count: int,
+    last_shoe: bool,
+    db: str = "default",
+) -> list[Any]:
+    """The player's latest settled rounds at ``table``, newest first, as named rows of the
+    fields ``names`` (``values_list(*names, named=True)``); with ``last_shoe`` only those
+    of the shoe their latest settled round came from.
+
+    Written out: the ORM spent about 1 ms of CPU building it (a join and a subquery) on
+    every DEAL and table page. ``tests/baccarat/test_db_helpers.py`` compares it with the
+    ORM's rows on SQLite and PostgreSQL."""
+    connection = connections[db]
+    columns, row = _coups_columns(names)
+    params: list[Any] = [table.pk, Round.State.SETTLED.value, player_id]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _player_coups_sql(db, names, last_shoe),
+            params + (params if last_shoe else []) + [count],
+        )
+        found = cursor.fetchall()
+    return [row(*columns.convert(connection, values)) for values in found]
 
 
 def open_shoe_of(plays: Sequence[Play]) -> Shoe | None:

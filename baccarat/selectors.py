@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from baccarat import engine
 from baccarat.card_names import card_name
-from baccarat.db import open_shoe_of, player_plays, row_where
+from baccarat.db import open_shoe_of, player_coups, player_plays, row_where
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.models import Account, Transaction
@@ -228,11 +228,13 @@ def shoe_results(*, table: Table, player: User) -> list[Any]:
     At a cut-card table the player's current shoe (the one their last round came from);
     at a table that reshuffles every coup, the player's recent rounds there.
     """
-    rounds = Round.objects.filter(table=table, state=Round.State.SETTLED, plays__player=player)
-    if table.reshuffle == Table.Reshuffle.CUT_CARD and table.decks > 1:
-        last_shoe = rounds.order_by("-pk").values_list("shoe_id", flat=True)[:1]
-        rounds = rounds.filter(shoe_id__in=last_shoe)
-    results = coups(rounds.order_by("-pk")[: STATS_LENGTH + 1])
+    results = player_coups(
+        table=table,
+        player_id=player.pk,
+        names=STATS_FIELDS,
+        count=STATS_LENGTH + 1,
+        last_shoe=table.reshuffle == Table.Reshuffle.CUT_CARD and table.decks > 1,
+    )
     results.reverse()
     return results
 

@@ -11,7 +11,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from baccarat import betting, rounds
-from baccarat.db import insert_play, player_plays, save_all, with_bets
+from baccarat.db import insert_play, player_coups, player_plays, save_all, with_bets
 from baccarat.models import Bet, Play, Round, Shoe, Table
 from wallet import services as wallet
 
@@ -176,3 +176,40 @@ def test_insert_play_refuses_a_second_play_of_the_player_in_a_round(
         insert_play(twin, [Bet(play=twin, kind="player", stake=100)])
     assert Play.objects.filter(round=round).count() == 1
     assert not Bet.objects.filter(play__round=round).exists()
+
+
+@pytest.mark.parametrize("last_shoe", [True, False])
+def test_player_coups_reads_what_the_orm_reads(
+    seated: Any, bob: Any, table: Table, cut_table: Table, last_shoe: bool
+) -> None:
+    """The player's settled rounds at the table, newest first, as named rows with the
+    ORM's types (SQLite's booleans): other players', other tables', unsettled and (with
+    ``last_shoe``) older shoes' rounds left out."""
+    from baccarat.selectors import STATS_FIELDS
+
+    for player in (seated, bob):
+        wallet.wallet_rebuy(player=player, table=table, amount=50_00, reference=f"c{player.pk}")
+    wallet.wallet_rebuy(player=seated, table=cut_table, amount=50_00, reference="cut")
+    for _ in range(3):  # one deck: a shoe per coup
+        for player in (seated, bob):
+            played = betting.round_open(table=table, player=player)
+            betting.bet_place(round=played, player=player, kind="banker", amount=100)
+            rounds.round_play(round_id=played.pk)
+    elsewhere = betting.round_open(table=cut_table, player=seated)
+    betting.bet_place(round=elsewhere, player=seated, kind="tie", amount=100)
+    rounds.round_play(round_id=elsewhere.pk)
+    betting.bet_place(
+        round=betting.round_open(table=table, player=seated), player=seated, kind="tie", amount=100
+    )
+
+    found = player_coups(
+        table=table, player_id=seated.pk, names=STATS_FIELDS, count=2, last_shoe=last_shoe
+    )
+    mine = Round.objects.filter(table=table, state=Round.State.SETTLED, plays__player=seated)
+    if last_shoe:
+        mine = mine.filter(shoe_id=mine.order_by("-pk").values_list("shoe_id")[:1])
+    expected = list(mine.order_by("-pk").values_list(*STATS_FIELDS, named=True)[:2])
+    assert len(found) == (1 if last_shoe else 2)
+    assert found == expected
+    assert [[type(v) for v in row] for row in found] == [[type(v) for v in row] for row in expected]
+    assert found[0]._fields == STATS_FIELDS and isinstance(found[0].natural, bool)
