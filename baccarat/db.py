@@ -275,7 +275,7 @@ def _player_coups_sql(db: str, names: tuple[str, ...], last_shoe: bool) -> str:
     shoe = f" AND r.shoe_id IN (SELECT r.shoe_id {settled} ORDER BY r.id DESC LIMIT 1)"
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
     return (
-        f"SELECT {_coups_columns(names)[0].sql(connection)} {settled}"  # noqa: S608
+        f"SELECT {_coups_columns(names)[0].sql(connection)} {settled}"
         f"{shoe if last_shoe else ''} ORDER BY r.id DESC LIMIT %s"
     )
 
