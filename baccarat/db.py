@@ -6,11 +6,11 @@ import json
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.expressions import RawSQL
 
 from baccarat.models import Bet, Play, Round, Shoe, Table
@@ -61,7 +61,7 @@ def insert_play(play: Play, bets: list[Bet]) -> list[Bet]:
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
     sql = (
         f"WITH p AS (INSERT INTO {quote(Play._meta.db_table)}"  # noqa: S608
-        f" ({', '.join(quote(field.column) for field in fields)})"
+        f" ({', '.join(quote(field.column or '') for field in fields)})"
         f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id),"
         f" b AS (INSERT INTO {quote(Bet._meta.db_table)} (play_id, kind, stake, payout, commission)"
         " SELECT p.id, v.kind, v.stake, v.payout, v.commission FROM p, (VALUES"
@@ -140,13 +140,16 @@ class Columns:
         self.model = model
         self.alias = alias
         meta = model._meta
-        self.fields = (
-            [meta.pk if name == "pk" else meta.get_field(name) for name in names]  # type: ignore[misc]
+        self.fields: Sequence[Field[Any, Any]] = (
+            [
+                cast("Field[Any, Any]", meta.pk if name == "pk" else meta.get_field(name))
+                for name in names
+            ]
             if names
             else meta.concrete_fields
         )
         self.names = [field.attname for field in self.fields]
-        self.columns = [field.column for field in self.fields]
+        self.columns = [field.column or "" for field in self.fields]
         self._converters: dict[str, list[tuple[int, Any, list[Any]]]] = {}
 
     def sql(self, connection: BaseDatabaseWrapper) -> str:
@@ -260,7 +263,7 @@ def player_plays(*, table: Table, player_id: int, count: int, db: str = "default
 
 @cache
 def _coups_columns(names: tuple[str, ...]) -> tuple[Columns, type[tuple[Any, ...]]]:
-    return Columns(Round, "r", names), namedtuple("Row", names)  # type: ignore[return-value]
+    return Columns(Round, "r", names), namedtuple("Row", names)
 
 
 @cache
