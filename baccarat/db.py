@@ -311,6 +311,28 @@ def player_coups(
     return [row(*columns.convert(connection, values)) for values in found]
 
 
+@cache
+def _player_tables_sql(db: str) -> str:
+    quote = connections[db].ops.quote_name
+    # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    return (
+        f"SELECT t.id, t.name, t.kind FROM {quote(Table._meta.db_table)} t"  # noqa: S608
+        f" WHERE EXISTS (SELECT 1 FROM {quote(Play._meta.db_table)} p"
+        f" JOIN {quote(Round._meta.db_table)} r ON r.id = p.round_id"
+        " WHERE p.player_id = %s AND r.table_id = t.id)"
+        " ORDER BY t.sort_order, t.name"
+    )
+
+
+def player_tables(*, player_id: int, db: str = "default") -> list[tuple[int, str, str]]:
+    """(id, name, kind) of every table the player ever played at, in the tables' order:
+    one index probe per table. Written out: the ORM spent about 1 ms of CPU building the
+    ``Exists`` on every protocol page."""
+    with connections[db].cursor() as cursor:
+        cursor.execute(_player_tables_sql(db), [player_id])
+        return list(cursor.fetchall())
+
+
 def open_shoe_of(plays: Sequence[Play]) -> Shoe | None:
     """The open shoe :func:`player_plays` joined to ``plays`` (the same on each), if
     any: where none joins, Django leaves the attribute unset."""

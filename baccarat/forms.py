@@ -11,13 +11,12 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.db.models import Exists, OuterRef
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from baccarat import engine
+from baccarat import engine, selectors
 from baccarat.errors import RoundError
-from baccarat.models import Bet, Play, Round, Table
+from baccarat.models import Bet, Round, Table
 from wallet.errors import WalletError
 
 ENGINE_MESSAGES: dict[str, Any] = {
@@ -194,7 +193,14 @@ class PracticeForm(forms.Form):
 
 
 class ProtocolFilterForm(forms.Form):
-    table = forms.ModelChoiceField(label=_("Table"), queryset=Table.objects.none(), required=False)
+    table = forms.TypedChoiceField(
+        label=_("Table"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=(),
+        error_messages={"invalid_choice": _("You have played no rounds at that table.")},
+    )
     date_from = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -209,9 +215,11 @@ class ProtocolFilterForm(forms.Form):
 
     def __init__(self, *args: Any, player: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # One index probe per table, not a DISTINCT over every play the player ever made.
-        played = Play.objects.filter(player=player, round__table=OuterRef("pk"))
-        self.fields["table"].queryset = Table.objects.filter(Exists(played))  # type: ignore[attr-defined]
+        # The tables the player played at (another table's id is not a valid choice).
+        self.fields["table"].choices = [  # type: ignore[attr-defined]
+            ("", _("All tables")),
+            *selectors.protocol_tables(player),
+        ]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -178,3 +178,33 @@ def test_protocol_pages_keep_the_filter(client: Any, seated: Any, table: Table) 
     assert f'href="?table={table.pk}&amp;page=1"' in second.content.decode()
     unfiltered = client.get(reverse("baccarat:protocol_list")).content.decode()
     assert 'href="?page=2"' in unfiltered
+
+
+def test_protocol_filter_offers_the_players_own_tables_in_their_language(
+    client: Any, seated: Any, bob: Any, table: Table, cut_table: Table
+) -> None:
+    """The filter lists the tables the player played at (a practice table as "Practice" in
+    their language), not others; another table's id, or a huge one, is refused with the
+    form's message and filters nothing."""
+    from wallet import services as wallet
+
+    mine = _played_round(seated, table)
+    practised = _played_round(seated, practice_for(seated).table)
+    wallet.wallet_rebuy(player=bob, table=cut_table, amount=50_00, reference="bob-cut")
+    _played_round(bob, cut_table)
+    client.force_login(seated)
+    client.cookies["django_language"] = "de"
+    html = client.get(reverse("baccarat:protocol_list")).content.decode()
+    select = html.split('<select name="table"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="" selected>Alle Tische</option>' in select
+    assert f'<option value="{table.pk}">{table.name}</option>' in select
+    assert ">Übungsspiel</option>" in select
+    assert f'value="{cut_table.pk}"' not in select
+    filtered = client.get(reverse("baccarat:protocol_list"), {"table": table.pk}).content.decode()
+    assert f">#{mine.pk}</a>" in filtered and f">#{practised.pk}</a>" not in filtered
+    for refused in (cut_table.pk, 10**30, "x"):
+        answer = client.get(reverse("baccarat:protocol_list"), {"table": refused})
+        assert answer.status_code == 200
+        body = answer.content.decode()
+        assert "An diesem Tisch haben Sie keine Runden gespielt." in body
+        assert f">#{mine.pk}</a>" in body and f">#{practised.pk}</a>" in body  # unfiltered
