@@ -22,12 +22,13 @@ from baccarat.card_names import card_names, cards_named
 from baccarat.engine.roads import (
     DERIVED,
     ROWS,
+    BigRoad,
     Cell,
     ShoeStatistics,
     bead_plate,
     big_road,
     derived_road,
-    predictions,
+    road_predictions,
     shoe_statistics,
 )
 from baccarat.full_state import shared_shoe_results
@@ -200,9 +201,13 @@ class ShoeBoard:
         )
 
     @cached_property
+    def _big_road(self) -> BigRoad:
+        return big_road(self._outcomes)
+
+    @cached_property
     def roads(self) -> list[RoadView]:
         outcomes = self._outcomes
-        road = big_road(outcomes)
+        road = self._big_road
         pending = 0 if road.columns else road.leading_ties
         views = [
             RoadView(
@@ -219,7 +224,7 @@ class ShoeBoard:
 
     @cached_property
     def asks(self) -> dict[str, dict[str, str | None]]:
-        return {side: dict(marks) for side, marks in predictions(self._outcomes).items()}
+        return {side: dict(marks) for side, marks in road_predictions(self._big_road).items()}
 
     def coup_rows(self) -> SafeString:
         """The rows of the table of coups: hand, each side's cards (codes, and words for

@@ -169,13 +169,22 @@ def derived_road(road: BigRoad, k: int) -> list[Cell]:
 def predictions(outcomes: Sequence[str]) -> dict[str, dict[str, Mark | None]]:
     """Ask Player / Ask Banker: each derived road's next mark if the next coup were a
     Player (``"P"``) or a Banker (``"B"``) win; None where the road would show nothing."""
+    return road_predictions(big_road(outcomes))
+
+
+def road_predictions(road: BigRoad) -> dict[str, dict[str, Mark | None]]:
+    """:func:`predictions` from the big road as it stands. The derived roads read only the
+    columns' lengths, and the next win either lengthens the last column (the same side)
+    or starts a new one: no road is built again."""
+    lengths = [len(column) for column in road.columns]
     result: dict[str, dict[str, Mark | None]] = {}
     for side in ("P", "B"):
-        road = big_road([*outcomes, side])
-        column = len(road.columns) - 1
-        row = len(road.columns[column]) - 1
-        lengths = [len(c) for c in road.columns]
-        result[side] = {name: _mark(lengths, column, row, k) for name, k in DERIVED.items()}
+        if road.columns and road.columns[-1][0][0] == side:
+            grown = [*lengths[:-1], lengths[-1] + 1]
+        else:
+            grown = [*lengths, 1]
+        column, row = len(grown) - 1, grown[-1] - 1
+        result[side] = {name: _mark(grown, column, row, k) for name, k in DERIVED.items()}
     return result
 
 

@@ -173,6 +173,18 @@ def test_ask_player_ask_banker() -> None:
     }
 
 
+@given(st.lists(st.sampled_from("PBT"), max_size=90))
+def test_the_asks_are_the_next_coup_s_marks(outcomes: list[str]) -> None:
+    """Each ask is what the derived roads show after the coup is added: the last mark of
+    the road built with it, or none where that mark was not added."""
+    asked = predictions(outcomes)
+    for side in ("P", "B"):
+        before, after = big_road(outcomes), big_road([*outcomes, side])
+        for name, k in DERIVED.items():
+            old, new = derived_marks(before, k), derived_marks(after, k)
+            assert asked[side][name] == (new[-1] if len(new) > len(old) else None)
+
+
 def test_statistics() -> None:
     stats = shoe_statistics(
         "BBPT", naturals=[True, False, True, False], pairs=[(True, False)] * 3 + [(True, True)]
