@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -98,13 +99,33 @@ def stack_balance(*, player: User, table: Table) -> int:
     return balance or 0
 
 
+def balances_select(*, player_id: int, table_id: int) -> tuple[str, list[Any]]:
+    """Two columns of a ``SELECT`` and their parameters: the player's stack at the table
+    and their wallet (``NULL`` where there is no account yet), one index probe each (the
+    accounts are unique per owner, kind and table, ``wallet.models.Account``). Written
+    out: the ORM spent about 0.4 ms of CPU building the ``OR`` of the two."""
+    accounts = connection.ops.quote_name(Account._meta.db_table)
+    sql = (
+        f"(SELECT balance FROM {accounts} WHERE owner_id = %s AND kind = %s"  # noqa: S608
+        f" AND table_id = %s), (SELECT balance FROM {accounts} WHERE owner_id = %s"
+        " AND kind = %s)"
+    )
+    return sql, [
+        player_id,
+        Account.Kind.STACK.value,
+        table_id,
+        player_id,
+        Account.Kind.WALLET.value,
+    ]
+
+
 def balances(*, player: User, table: Table) -> tuple[int, int]:
     """The player's wallet and their stack at ``table``, in cents, in one query."""
-    rows = Account.objects.filter(
-        Q(kind=Account.Kind.WALLET) | Q(kind=Account.Kind.STACK, table=table), owner=player
-    ).values_list("kind", "balance")
-    found = dict(rows)
-    return found.get(Account.Kind.WALLET, 0), found.get(Account.Kind.STACK, 0)
+    columns, params = balances_select(player_id=player.pk, table_id=table.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns}", params)
+        stack, wallet = cursor.fetchone()
+    return wallet or 0, stack or 0
 
 
 BUY_IN_MULTIPLES = (20, 50, 100, 200)
