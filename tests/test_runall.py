@@ -195,3 +195,71 @@ def _tcp(port: int, state: str) -> set[str]:
 
 def _connections(pid: int, port: int) -> int:
     return len(_socket_inodes(pid) & _tcp(port, "01"))
+
+
+@pytest.fixture
+def fake_children(monkeypatch):
+    """runall's supervision with stand-in web processes (``python -c``), a socket that
+    cannot be had after ``sockets`` were made, and the signal handlers put back after."""
+    import signal
+    import socket
+    import sys
+
+    from casino.management.commands import runall
+
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    made, spawned = [], []
+    make, popen = runall._listening_socket, runall.subprocess.Popen
+
+    def recorded(*args, **kwargs):
+        spawned.append(popen(*args, **kwargs))
+        return spawned[-1]
+
+    monkeypatch.setattr(runall.subprocess, "Popen", recorded)
+
+    def listening(sockets: int):
+        def socket_or_fail(host: str, port: int) -> socket.socket:
+            if len(made) >= sockets:
+                raise OSError(98, "Address already in use")
+            made.append(port)
+            return make(host, port)
+
+        monkeypatch.setattr(runall, "_listening_socket", socket_or_fail)
+
+    def command(seconds: float) -> tuple[list[str], dict[str, str]]:
+        return [sys.executable, "-c", f"import time; time.sleep({seconds})"], {}
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    runner = Command()
+    runner.listen = ("127.0.0.1", port)
+    yield runner, listening, command, made, spawned
+    for sig, handler in handlers.items():
+        signal.signal(sig, handler)
+
+
+def test_a_web_process_that_cannot_start_again_stops_the_others(fake_children, monkeypatch) -> None:
+    """A web process ended after running a while, and its new socket cannot be bound: runall
+    stops the other children and exits 1, leaving none behind (they run in sessions of
+    their own)."""
+    from casino.management.commands import runall
+
+    runner, listening, command, made, spawned = fake_children
+    monkeypatch.setattr(runall, "RESTART_AFTER_SECONDS", 0.3)
+    listening(sockets=2)
+    children = {"web-1": command(0.8), "web-2": command(60), "worker": command(60)}
+    with pytest.raises(SystemExit) as stopped:
+        runner._run(children, "")
+    assert stopped.value.code == 1 and len(made) == 2 and len(spawned) == 3
+    assert all(child.poll() is not None for child in spawned)  # none left running
+
+
+def test_a_web_socket_that_cannot_be_had_at_the_start_stops_what_started(
+    fake_children,
+) -> None:
+    runner, listening, command, _made, spawned = fake_children
+    listening(sockets=1)
+    with pytest.raises(CommandError, match="Could not start web-2"):
+        runner._run({"web-1": command(60), "web-2": command(60)}, "")
+    assert len(spawned) == 1 and spawned[0].poll() is not None

@@ -212,7 +212,13 @@ class Command(BaseCommand):
             finally:
                 sock.close()  # the child's now: when it ends, so does the socket
 
-        children = {name: start(name) for name in commands}
+        children: dict[str, subprocess.Popen[bytes]] = {}
+        for name in commands:
+            try:
+                children[name] = start(name)
+            except OSError as error:  # its socket: the port taken from under us meanwhile
+                _stop_all(children)
+                raise CommandError(f"Could not start {name}: {error}.") from None
         started = dict.fromkeys(children, time.monotonic())
         stopping = False
 
@@ -233,25 +239,37 @@ class Command(BaseCommand):
                 up = time.monotonic() - started[name]
                 if listen is not None and name.startswith("web-") and up > RESTART_AFTER_SECONDS:
                     self.stderr.write(f"{name} ended ({child.returncode}); starting it again.")
-                    children[name], started[name] = start(name), time.monotonic()
+                    try:
+                        children[name], started[name] = start(name), time.monotonic()
+                    except OSError as error:
+                        self.stderr.write(f"{name} could not start again: {error}.")
+                        failed = name
+                        break
                 else:
                     failed = name
                     break
             time.sleep(0.2)
-        for child in children.values():
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for child in children.values():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        _stop_all(children)
         if failed:
             self.stderr.write(f"{failed} stopped unexpectedly; stopped the others.")
             sys.exit(1)
         self.stdout.write(f"Stopped {names}.")
+
+
+def _stop_all(children: dict[str, subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to every child still running, then wait; SIGKILL what is left after 15 s.
+    The children run in sessions of their own (a Ctrl-C reaches runall only), so nothing
+    else stops them."""
+    for child in children.values():
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 15
+    for child in children.values():
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 def _reuse_port() -> bool:
