@@ -19,17 +19,53 @@ M = TypeVar("M", bound=Model)
 
 
 def save_all(objects: Sequence[Model], fields: list[str]) -> None:
-    """Write ``fields`` of ``objects`` (all of one model): ``bulk_update``, but a plain
-    ``UPDATE`` when there is only one. ``bulk_update`` builds a ``CASE`` per field and
-    row, about five times the CPU of the plain statement, and a single-seat round writes
-    one play and one or two bets."""
+    """Write ``fields`` of ``objects`` (all of one model) in one statement: a plain
+    ``UPDATE`` for one object; for several, on PostgreSQL one ``UPDATE ... FROM (VALUES
+    ...)`` written out, elsewhere ``bulk_update``. ``bulk_update`` builds a ``CASE`` per
+    field and row: about five times the CPU of the plain statement for one row, and at a
+    full table's last DEAL (eight plays and their bets settled) some 10 ms of CPU."""
     if len(objects) == 1:
         (obj,) = objects
         type(obj)._default_manager.filter(pk=obj.pk).update(
             **{name: getattr(obj, name) for name in fields}
         )
     elif objects:
-        type(objects[0])._default_manager.bulk_update(objects, fields)
+        connection = connections[objects[0]._state.db or "default"]
+        if connection.vendor == "postgresql":
+            _update_from_values(connection, objects, fields)
+        else:
+            type(objects[0])._default_manager.bulk_update(objects, fields)
+
+
+def _update_from_values(
+    connection: BaseDatabaseWrapper, objects: Sequence[Model], fields: list[str]
+) -> None:
+    """PostgreSQL: ``UPDATE t SET a = v.a, ... FROM (VALUES (id, a, ...), ...) v WHERE
+    t.id = v.id``, each value cast to its column's type and prepared as the ORM prepares
+    it (``get_db_prep_save``)."""
+    meta = type(objects[0])._meta
+    quote = connection.ops.quote_name
+    columns = [cast("Field[Any, Any]", meta.get_field(name)) for name in fields]
+    pk = meta.pk
+    types = [pk.rel_db_type(connection), *(field.db_type(connection) for field in columns)]
+    row = ", ".join(f"%s::{db_type}" for db_type in types)
+    params: list[Any] = []
+    for obj in objects:
+        params.append(pk.get_db_prep_save(obj.pk, connection))
+        params += [
+            field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns
+        ]
+    names = [quote(field.column or "") for field in columns]
+    # Nothing but the model's own table, column names and column types goes into the SQL.
+    sql = (
+        f"UPDATE {quote(meta.db_table)} AS t"  # noqa: S608
+        f" SET {', '.join(f'{name} = v.{name}' for name in names)}"
+        f" FROM (VALUES {', '.join([f'({row})'] * len(objects))})"
+        f" AS v ({quote(pk.column or '')}, {', '.join(names)})"
+        f" WHERE t.{quote(pk.column or '')} = v.{quote(pk.column or '')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def cache_bets(play: Play, bets: Iterable[Bet]) -> None:

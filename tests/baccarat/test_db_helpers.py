@@ -53,6 +53,31 @@ def test_several_objects_are_one_bulk_update(
     assert list(Bet.objects.order_by("pk").values_list("stake", flat=True)) == [200, 201]
 
 
+def test_several_objects_of_every_field_type_are_written_as_given(
+    seated: Any, bob: Any, table: Table, django_assert_num_queries: Any
+) -> None:
+    """Numbers, nulls, booleans and text, several rows in one statement (on PostgreSQL
+    written out, without a ``CASE`` per field and row): what is stored is what the objects
+    hold, and nothing else changes."""
+    round = betting.round_open(table=table, player=seated)
+    plays = [Play.objects.get(round=round), Play.objects.create(round=round, player=bob, seat=2)]
+    plays[0].payout_total, plays[0].balance_after, plays[0].server_notice = 975, None, True
+    plays[1].payout_total, plays[1].balance_after, plays[1].server_notice = 0, 12_345, False
+    plays[0].decision, plays[1].decision = "deal", ""
+    plays[1].stake_total = 999  # not among the fields written
+    written = ["payout_total", "balance_after", "server_notice", "decision"]
+    with django_assert_num_queries(1) as queries:
+        save_all(plays, written)
+    if connection.vendor == "postgresql":
+        assert "CASE" not in queries.captured_queries[0]["sql"]
+    stored = {play.pk: play for play in Play.objects.filter(round=round)}
+    for play in plays:
+        assert [getattr(stored[play.pk], name) for name in written] == [
+            getattr(play, name) for name in written
+        ]
+    assert stored[plays[1].pk].stake_total == 0  # as created
+
+
 def test_with_bets_reads_plays_and_their_bets_in_one_query(
     seated: Any, bob: Any, table: Table, django_assert_num_queries: Any
 ) -> None:
