@@ -31,6 +31,7 @@ from django.utils import timezone
 from baccarat import betting, engine, rounds, shoes
 from baccarat.errors import RoundError
 from baccarat.events import event_write, events_write, table_change
+from baccarat.faults import fault_point
 from baccarat.models import Play, Round, Seat, Shoe, Table
 from baccarat.rule_sets import rules_of
 from baccarat.seats import seats_stand_up_all, seats_stand_up_due
@@ -305,14 +306,35 @@ def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:
         events_write(table, events)
         return
     events_write(table, events)
-    rounds.round_lock(round_id=round.pk)
-    _finish(table, round)
+    # Under the table's lock (every change here takes it, a void too) the round and the
+    # plays just read cannot change: they are locked and settled as read, not read again.
+    staked = [play for play in plays.values() if play.bets.all()]
+    for play in staked:
+        play.round = round
+        if play.player_id in players:
+            play.player = players[play.player_id].player
+    round.table = table
+    locked = rounds.lock_betting_round(round, staked, escrowed=True).round
+    fault_point("after_stake")
+    _finish(table, locked, plays=locked.locked_plays)  # type: ignore[attr-defined]
 
 
-def _finish(table: Table, round: Round, completion: str = Round.Completion.PLAYED) -> None:
-    """Deal and settle a locked round, with its card, result and payout events."""
-    rounds.round_deal(round_id=round.pk)
-    settled = rounds.round_settle(round_id=round.pk, completion=completion)
+def _finish(
+    table: Table,
+    round: Round,
+    completion: str = Round.Completion.PLAYED,
+    *,
+    plays: list[Play] | None = None,
+) -> None:
+    """Deal and settle a locked round, with its card, result and payout events. The
+    settle shows the cards it reserved at its lock. ``plays``: the round was locked in
+    this transaction and these are its staked plays as the lock left them."""
+    settled = rounds.round_settle(
+        round_id=round.pk,
+        completion=completion,
+        plays=plays,
+        locked=round if plays is not None else None,
+    )
     coup = engine.deal_cards(engine.cards_from_codes(settled.reserved_cards))
     player_n = len(coup.player_cards)
     cards = []
