@@ -138,8 +138,11 @@ def table_view(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     notices: list[str] = []
     if request.htmx:  # type: ignore[attr-defined]
-        # A board refresh (a full table's live event: a round voided) shows them on the board.
-        notices += server_notices(request.user)
+        # A board refresh after a full table's round was voided (``?notices=1``, sent by
+        # the page for that event) shows them on the board; the many other refreshes do
+        # not ask (a query each). What waits is told on the next page otherwise.
+        if request.GET.get("notices"):
+            notices += server_notices(request.user)
     else:
         deliver_server_notices(request)
     if table.kind == Table.Kind.FULL:

@@ -9,6 +9,7 @@
   var source = null;
   var refreshTimer = null;
   var dealtRound = null; // a round whose deal the board should show being dealt
+  var voided = false;     // a round was voided: the board brings the player's notices
   var shown = {};         // rounds whose deal this page has shown already
   // What a test (or a curious player) can read: every event number seen, in order.
   window.tableEvents = { seqs: [], hello: [] };
@@ -24,9 +25,12 @@
         refreshTimer = setTimeout(refresh, 300);
         return;
       }
-      var url = table.dataset.boardUrl;
-      if (dealtRound && !shown[dealtRound]) { url += "?dealt=" + dealtRound; shown[dealtRound] = true; }
+      var params = [];
+      if (dealtRound && !shown[dealtRound]) { params.push("dealt=" + dealtRound); shown[dealtRound] = true; }
+      if (voided) params.push("notices=1");
       dealtRound = null;
+      voided = false;
+      var url = table.dataset.boardUrl + (params.length ? "?" + params.join("&") : "");
       window.htmx.ajax("GET", url, { source: table, target: "#board", swap: "outerHTML" });
     }, 60);
   }
@@ -118,6 +122,7 @@
     if (data.kind === "chat_unmuted") { if (data.player === table.dataset.me) chatRefresh(true); return; }
     if ((data.kind === "sit" || data.kind === "leave") && data.player === table.dataset.me) chatRefresh(true);
     if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
+    if (data.kind === "round_void") voided = true;
     if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
     refresh();
   }
