@@ -8,12 +8,13 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, TypeVar, cast
 
+from django.contrib.auth import get_user_model
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model, QuerySet
 from django.db.models.expressions import RawSQL
 
-from baccarat.models import Bet, Play, Round, Shoe, Table
+from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
 
 M = TypeVar("M", bound=Model)
 
@@ -367,6 +368,97 @@ def player_tables(*, player_id: int, db: str = "default") -> list[tuple[int, str
     with connections[db].cursor() as cursor:
         cursor.execute(_player_tables_sql(db), [player_id])
         return list(cursor.fetchall())
+
+
+# A full table's board -----------------------------------------------------------------
+# What every browser at a full table reads on each live event, written out: the ORM spent
+# some 3 ms of CPU building these three on every board refresh. ``tests/baccarat/
+# test_db_helpers.py`` compares each with the ORM's read on SQLite and PostgreSQL.
+
+
+@cache
+def _seat_columns() -> tuple[Columns, Columns]:
+    return Columns(Seat, "st"), Columns(get_user_model(), "u")
+
+
+def table_seats(*, table_id: int, db: str = "default") -> list[Seat]:
+    """The table's taken seats with their players (``select_related("player")``)."""
+    connection = connections[db]
+    seats, users = _seat_columns()
+    quote = connection.ops.quote_name
+    # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    sql = (
+        f"SELECT {seats.sql(connection)}, {users.sql(connection)}"  # noqa: S608
+        f" FROM {quote(Seat._meta.db_table)} st"
+        f" JOIN {quote(get_user_model()._meta.db_table)} u ON u.id = st.player_id"
+        " WHERE st.table_id = %s ORDER BY st.number"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        rows = cursor.fetchall()
+    found = []
+    for row in rows:
+        seat = seats.load(connection, row[: len(seats.fields)])
+        seat.player = users.load(connection, row[len(seats.fields) :])
+        found.append(seat)
+    return found
+
+
+# The shoe without its card order (the largest field, shown to nobody before its end).
+_SHOE_SHOWN = Columns(
+    Shoe, "s", [field.name for field in Shoe._meta.concrete_fields if field.name != "state"]
+)
+
+
+def newest_shared_rounds(
+    *, table_id: int, states: Sequence[str], count: int, db: str = "default"
+) -> list[Round]:
+    """A full table's ``count`` newest rounds in ``states``, newest first, each with its
+    shoe (its card order deferred), as ``select_related("shoe").defer("shoe__state")``."""
+    connection = connections[db]
+    quote = connection.ops.quote_name
+    marks = ", ".join(["%s"] * len(states))
+    # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    sql = (
+        f"SELECT {_ROUND.sql(connection)}, {_SHOE_SHOWN.sql(connection)}"  # noqa: S608
+        f" FROM {quote(Round._meta.db_table)} r"
+        f" LEFT JOIN {quote(Shoe._meta.db_table)} s ON s.id = r.shoe_id"
+        f" WHERE r.table_id = %s AND r.shared AND r.state IN ({marks})"
+        " ORDER BY r.id DESC LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id, *states, count])
+        rows = cursor.fetchall()
+    rounds = []
+    for row in rows:
+        round = _ROUND.load(connection, row[: len(_ROUND.fields)])
+        shoe = row[len(_ROUND.fields) :]
+        round.shoe = None if shoe[0] is None else _SHOE_SHOWN.load(connection, shoe)
+        rounds.append(round)
+    return rounds
+
+
+def round_plays(*, round_ids: Sequence[int], db: str = "default") -> list[Play]:
+    """The plays of these rounds with their bets (as :func:`with_bets`), in no order."""
+    if not round_ids:
+        return []
+    connection = connections[db]
+    quote = connection.ops.quote_name
+    marks = ", ".join(["%s"] * len(round_ids))
+    # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    sql = (
+        f"SELECT {_PLAY.sql(connection)}, ({_bets_sql(connection, 'p')})"  # noqa: S608
+        f" FROM {quote(Play._meta.db_table)} p WHERE p.round_id IN ({marks})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(round_ids))
+        rows = cursor.fetchall()
+    plays = []
+    for row in rows:
+        play = _PLAY.load(connection, row[: len(_PLAY.fields)])
+        _load_bets(db, play, row[len(_PLAY.fields)])
+        plays.append(play)
+    return plays
 
 
 def open_shoe_of(plays: Sequence[Play]) -> Shoe | None:

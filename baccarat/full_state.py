@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from baccarat import engine
-from baccarat.db import with_bets
+from baccarat.db import newest_shared_rounds, round_plays, table_seats
 from baccarat.models import Play, Round, Seat, Shoe, Table
 from baccarat.selectors import (
     BUY_IN_MULTIPLES,
@@ -120,21 +120,17 @@ SHOWN_STATES = (*OPEN_STATES, Round.State.SETTLED)
 def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     """The table as ``viewer`` sees it: seats with their bets and decisions, the round,
     the viewer's own money and bets, the last deal and the shoe."""
-    taken = {
-        seat.number: seat for seat in Seat.objects.filter(table=table).select_related("player")
-    }
+    # Read on every live event by every browser at the table: written out (baccarat.db).
+    taken = {seat.number: seat for seat in table_seats(table_id=table.pk)}
     me = next((seat for seat in taken.values() if seat.player_id == viewer.pk), None)
     # The round taking bets or being dealt, and the last one dealt, in one read: at most
     # one round of a full table is open, and it is the newest of these.
-    newest = list(
-        Round.objects.filter(table=table, shared=True, state__in=SHOWN_STATES)
-        .select_related("shoe")
-        .defer("shoe__state")
-        .order_by("-pk")[:2]
-    )
+    newest = newest_shared_rounds(table_id=table.pk, states=SHOWN_STATES, count=2)
+    for round in newest:
+        round.table = table
     open_round = newest[0] if newest and newest[0].state in OPEN_STATES else None
     last_round = next((r for r in newest if r.state == Round.State.SETTLED), None)
-    plays = with_bets(Play.objects.filter(round__in=newest))
+    plays = round_plays(round_ids=[round.pk for round in newest])
     now_plays = {p.player_id: p for p in plays if open_round and p.round_id == open_round.pk}
     last_plays = {p.player_id: p for p in plays if last_round and p.round_id == last_round.pk}
     # The open shoe: the newest round's while it is unfinished (a table has one open

@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from baccarat import betting, rounds
 from baccarat.db import insert_play, player_coups, player_plays, save_all, with_bets
@@ -238,3 +240,60 @@ def test_player_coups_reads_what_the_orm_reads(
     assert found == expected
     assert [[type(v) for v in row] for row in found] == [[type(v) for v in row] for row in expected]
     assert found[0]._fields == STATS_FIELDS and isinstance(found[0].natural, bool)
+
+
+def test_a_full_tables_board_reads_what_the_orm_reads(
+    salon: Table, django_assert_num_queries: Any
+) -> None:
+    """The seats with their players, the newest shown rounds with their shoes (card order
+    deferred) and those rounds' plays with their bets: every column as the ORM gives it,
+    one query each, on SQLite and PostgreSQL."""
+    from baccarat import croupier
+    from baccarat.db import newest_shared_rounds, round_plays, table_seats
+    from baccarat.full_state import SHOWN_STATES
+    from baccarat.models import Seat
+    from tests.baccarat.conftest import ready, sit
+
+    anna, ben = sit(salon, "anna", 3), sit(salon, "ben", 1)
+    first = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=500, take_back=False)
+    croupier.full_bet(table=salon, player=ben, kind="tie", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.full_decide(table=salon, player=ben, deal=False)
+    assert Round.objects.get(pk=first.pk).state == Round.State.SETTLED
+    croupier.table_tick(table_id=salon.pk, now=timezone.now() + timedelta(minutes=1))
+    croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
+
+    with django_assert_num_queries(3):
+        seats = table_seats(table_id=salon.pk)
+        rounds_read = newest_shared_rounds(table_id=salon.pk, states=SHOWN_STATES, count=2)
+        plays = round_plays(round_ids=[round.pk for round in rounds_read])
+    expected_seats = list(Seat.objects.filter(table=salon).select_related("player"))
+    assert sorted(fields(seat) for seat in seats) == sorted(fields(s) for s in expected_seats)
+    by_number = {seat.number: seat for seat in expected_seats}
+    assert [seat.number for seat in seats] == [1, 3]
+    assert all(fields(seat.player) == fields(by_number[seat.number].player) for seat in seats)
+    expected_rounds = list(
+        Round.objects.filter(table=salon, shared=True, state__in=SHOWN_STATES)
+        .select_related("shoe")
+        .defer("shoe__state")
+        .order_by("-pk")[:2]
+    )
+    assert [round.state for round in rounds_read] == ["betting", "settled"]
+    assert [fields(round) for round in rounds_read] == [fields(r) for r in expected_rounds]
+    shoe, expected_shoe = rounds_read[1].shoe, expected_rounds[1].shoe
+    assert shoe is not None and expected_shoe is not None
+    assert shoe.get_deferred_fields() == expected_shoe.get_deferred_fields() == {"state"}
+    assert [getattr(shoe, f.attname) for f in Shoe._meta.concrete_fields if f.name != "state"] == [
+        getattr(expected_shoe, f.attname) for f in Shoe._meta.concrete_fields if f.name != "state"
+    ]
+    assert rounds_read[0].shoe is None and expected_rounds[0].shoe is None
+    expected_plays = with_bets(Play.objects.filter(round__in=expected_rounds))
+    key = lambda play: play.pk  # noqa: E731
+    assert [fields(p) for p in sorted(plays, key=key)] == [
+        fields(p) for p in sorted(expected_plays, key=key)
+    ]
+    assert [[fields(b) for b in p.bets.all()] for p in sorted(plays, key=key)] == [
+        [fields(b) for b in p.bets.all()] for p in sorted(expected_plays, key=key)
+    ]
+    assert round_plays(round_ids=[]) == []
