@@ -19,6 +19,13 @@ from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
 M = TypeVar("M", bound=Model)
 
 
+def fetch_rows(connection: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> list[Any]:
+    """Every row a written-out statement answers."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
 def save_all(objects: Sequence[Model], fields: list[str]) -> None:
     """Write ``fields`` of ``objects`` (all of one model) in one statement: a plain
     ``UPDATE`` for one object; for several, on PostgreSQL one ``UPDATE ... FROM (VALUES
@@ -106,9 +113,7 @@ def insert_play(play: Play, bets: list[Bet]) -> list[Bet]:
         " AS v (kind, stake, payout, commission) RETURNING play_id, id, kind)"
         " SELECT play_id, id, kind FROM b"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    rows = fetch_rows(connection, sql, params)
     ids = {kind: bet_id for _play_id, bet_id, kind in rows}
     play.pk = rows[0][0]
     for obj in [play, *bets]:
@@ -279,11 +284,11 @@ def player_plays(*, table: Table, player_id: int, count: int, db: str = "default
     ``tests/baccarat/test_db_helpers.py`` compares every field with the rows read the
     usual way, on SQLite and PostgreSQL."""
     connection = connections[db]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _player_plays_sql(db), [table.pk, player_id, table.pk, Round.State.VOID.value, count]
-        )
-        rows = cursor.fetchall()
+    rows = fetch_rows(
+        connection,
+        _player_plays_sql(db),
+        [table.pk, player_id, table.pk, Round.State.VOID.value, count],
+    )
     play_end = len(_PLAY.fields)
     round_end = play_end + len(_ROUND.fields)
     shoe_end = round_end + len(_SHOE.fields)
@@ -339,12 +344,11 @@ def player_coups(
     connection = connections[db]
     columns, row = _coups_columns(names)
     params: list[Any] = [table.pk, Round.State.SETTLED.value, player_id]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _player_coups_sql(db, names, last_shoe),
-            params + (params if last_shoe else []) + [count],
-        )
-        found = cursor.fetchall()
+    found = fetch_rows(
+        connection,
+        _player_coups_sql(db, names, last_shoe),
+        params + (params if last_shoe else []) + [count],
+    )
     return [row(*columns.convert(connection, values)) for values in found]
 
 
@@ -365,9 +369,7 @@ def player_tables(*, player_id: int, db: str = "default") -> list[tuple[int, str
     """(id, name, kind) of every table the player ever played at, in the tables' order:
     one index probe per table. Written out: the ORM spent about 1 ms of CPU building the
     ``Exists`` on every protocol page."""
-    with connections[db].cursor() as cursor:
-        cursor.execute(_player_tables_sql(db), [player_id])
-        return list(cursor.fetchall())
+    return fetch_rows(connections[db], _player_tables_sql(db), [player_id])
 
 
 # A full table's board -----------------------------------------------------------------
@@ -393,11 +395,8 @@ def table_seats(*, table_id: int, db: str = "default") -> list[Seat]:
         f" JOIN {quote(get_user_model()._meta.db_table)} u ON u.id = st.player_id"
         " WHERE st.table_id = %s ORDER BY st.number"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
-        rows = cursor.fetchall()
     found = []
-    for row in rows:
+    for row in fetch_rows(connection, sql, [table_id]):
         seat = seats.load(connection, row[: len(seats.fields)])
         seat.player = users.load(connection, row[len(seats.fields) :])
         found.append(seat)
@@ -426,11 +425,8 @@ def newest_shared_rounds(
         f" WHERE r.table_id = %s AND r.shared AND r.state IN ({marks})"
         " ORDER BY r.id DESC LIMIT %s"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id, *states, count])
-        rows = cursor.fetchall()
     rounds = []
-    for row in rows:
+    for row in fetch_rows(connection, sql, [table_id, *states, count]):
         round = _ROUND.load(connection, row[: len(_ROUND.fields)])
         shoe = row[len(_ROUND.fields) :]
         round.shoe = None if shoe[0] is None else _SHOE_SHOWN.load(connection, shoe)
@@ -450,11 +446,8 @@ def round_plays(*, round_ids: Sequence[int], db: str = "default") -> list[Play]:
         f"SELECT {_PLAY.sql(connection)}, ({_bets_sql(connection, 'p')})"  # noqa: S608
         f" FROM {quote(Play._meta.db_table)} p WHERE p.round_id IN ({marks})"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, list(round_ids))
-        rows = cursor.fetchall()
     plays = []
-    for row in rows:
+    for row in fetch_rows(connection, sql, round_ids):
         play = _PLAY.load(connection, row[: len(_PLAY.fields)])
         _load_bets(db, play, row[len(_PLAY.fields)])
         plays.append(play)
