@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Subquery
+from django.db.models import Max
 from django.utils import timezone
 
-from baccarat import betting, engine, rounds, shoes
+from baccarat import betting, db, engine, rounds, shoes
 from baccarat.errors import RoundError
 from baccarat.events import event_write, events_write, table_change
 from baccarat.faults import fault_point
@@ -49,14 +49,12 @@ logger = logging.getLogger(__name__)
 
 
 def open_round(table: Table) -> Round | None:
-    """The full table's round taking bets or being dealt, if there is one."""
-    return (
-        Round.objects.filter(
-            table=table, shared=True, state__in=[Round.State.BETTING, Round.State.LOCKED]
-        )
-        .order_by("-pk")
-        .first()
+    """The full table's round taking bets or being dealt, if there is one (with its shoe,
+    the card order not read)."""
+    found = db.newest_shared_rounds(
+        table_id=table.pk, states=[Round.State.BETTING, Round.State.LOCKED], count=1
     )
+    return found[0] if found else None
 
 
 def _open_shoe(table: Table) -> Shoe | None:
@@ -150,10 +148,7 @@ def _all_decided(round: Round, players: list[Seat]) -> bool:
 def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
     """The seat (``seat.stack``: the player's stack here), the round taking bets and the
     player's part in it with its bets (table locked: nothing of it changes meanwhile)."""
-    stack = Account.objects.filter(owner=player, kind=Account.Kind.STACK, table=table).values(
-        "balance"
-    )[:1]
-    seat = Seat.objects.filter(table=table, player=player).annotate(stack=Subquery(stack)).first()
+    seat = db.player_seat(table_id=table.pk, player_id=player.pk)
     if seat is None:
         raise RoundError("not_seated")
     round = open_round(table)
@@ -164,9 +159,13 @@ def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
     if seat.sat_at > round.created_at:
         raise RoundError("sat_during_round")
     round.table = table  # the rules and chips are read from it: not again
-    play, _created = Play.objects.prefetch_related("bets").get_or_create(
-        round=round, player=player, defaults={"seat": seat.number}
-    )
+    found = db.round_plays(round_ids=[round.pk], player_id=player.pk)
+    if found:
+        play = found[0]
+    else:  # the table's lock is held: nobody else creates it meanwhile
+        play = Play.objects.create(round=round, player=player, seat=seat.number)
+        db.cache_bets(play, [])
+    play.round = round
     if play.decision:
         raise RoundError("already_decided")
     return seat, round, play

@@ -15,6 +15,7 @@ from django.db.models import Field, Model, QuerySet
 from django.db.models.expressions import RawSQL
 
 from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
+from wallet.models import Account
 
 M = TypeVar("M", bound=Model)
 
@@ -403,6 +404,27 @@ def table_seats(*, table_id: int, db: str = "default") -> list[Seat]:
     return found
 
 
+def player_seat(*, table_id: int, player_id: int, db: str = "default") -> Seat | None:
+    """The player's seat at the table, if any, with ``seat.stack``: their stack there (0
+    without an account), in one query."""
+    connection = connections[db]
+    seats, _users = _seat_columns()
+    quote = connection.ops.quote_name
+    # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    sql = (
+        f"SELECT {seats.sql(connection)}, (SELECT a.balance FROM"  # noqa: S608
+        f" {quote(Account._meta.db_table)} a WHERE a.owner_id = st.player_id"
+        " AND a.kind = %s AND a.table_id = st.table_id)"
+        f" FROM {quote(Seat._meta.db_table)} st WHERE st.table_id = %s AND st.player_id = %s"
+    )
+    rows = fetch_rows(connection, sql, [Account.Kind.STACK.value, table_id, player_id])
+    if not rows:
+        return None
+    seat: Seat = seats.load(connection, rows[0][:-1])
+    seat.stack = rows[0][-1] or 0  # type: ignore[attr-defined]
+    return seat
+
+
 # The shoe without its card order (the largest field, shown to nobody before its end).
 _SHOE_SHOWN = Columns(
     Shoe, "s", [field.name for field in Shoe._meta.concrete_fields if field.name != "state"]
@@ -434,20 +456,25 @@ def newest_shared_rounds(
     return rounds
 
 
-def round_plays(*, round_ids: Sequence[int], db: str = "default") -> list[Play]:
-    """The plays of these rounds with their bets (as :func:`with_bets`), in no order."""
+def round_plays(
+    *, round_ids: Sequence[int], player_id: int | None = None, db: str = "default"
+) -> list[Play]:
+    """The plays of these rounds (of one player only, with ``player_id``) with their bets
+    (as :func:`with_bets`), in no order."""
     if not round_ids:
         return []
     connection = connections[db]
     quote = connection.ops.quote_name
     marks = ", ".join(["%s"] * len(round_ids))
+    player = "" if player_id is None else " AND p.player_id = %s"
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
     sql = (
         f"SELECT {_PLAY.sql(connection)}, ({_bets_sql(connection, 'p')})"  # noqa: S608
-        f" FROM {quote(Play._meta.db_table)} p WHERE p.round_id IN ({marks})"
+        f" FROM {quote(Play._meta.db_table)} p WHERE p.round_id IN ({marks}){player}"
     )
+    params = [*round_ids] + ([] if player_id is None else [player_id])
     plays = []
-    for row in fetch_rows(connection, sql, round_ids):
+    for row in fetch_rows(connection, sql, params):
         play = _PLAY.load(connection, row[: len(_PLAY.fields)])
         _load_bets(db, play, row[len(_PLAY.fields)])
         plays.append(play)

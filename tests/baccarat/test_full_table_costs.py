@@ -114,16 +114,17 @@ SESSION_READ = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1
 # A posting to the ledger is one statement after its locking read on PostgreSQL, three
 # elsewhere (``wallet.services._write``).
 LEDGER_EXTRA = 0 if connection.vendor == "postgresql" else 2
-# On PostgreSQL: a chip 18 (11 of them in the table-locked transaction), a Deal 21, the
-# last Deal 37 (the lock reads the stakes escrowed at each DEAL back in one query and
-# locks and settles the round and plays it read under the table's lock, not read again;
-# the settlement of all eight is one ledger write and their plays and bets one
-# ``UPDATE`` each; the board shows the statistics, its coups read with their cards; the
-# board's plays come with their bets). Before: 26, 35 and 119 (and two more for every
+# On PostgreSQL: a chip 17 (10 of them in the table-locked transaction: the seat with
+# the stack, the open round and the player's play with its bets are written-out reads),
+# a Deal 20, the last Deal 36 (the lock reads the stakes escrowed at each DEAL back in one
+# query and locks and settles the round and plays it read under the table's lock, not
+# read again; the settlement of all eight is one ledger write and their plays and bets
+# one ``UPDATE`` each; the board shows the statistics, its coups read with their cards;
+# the board's plays come with their bets). Before: 26, 35 and 119 (and two more for every
 # coup of the shoe); 18, 23 and 51 before the seventh session.
-FULL_BET_BUDGET = 18 + SESSION_READ
-FULL_DEAL_BUDGET = 21 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
-LAST_DEAL_BUDGET = 37 + 2 * LEDGER_EXTRA + SESSION_READ  # the stake's and the settlement
+FULL_BET_BUDGET = 17 + SESSION_READ
+FULL_DEAL_BUDGET = 20 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
+LAST_DEAL_BUDGET = 36 + 2 * LEDGER_EXTRA + SESSION_READ  # the stake's and the settlement
 
 
 @pytest.mark.django_db(transaction=True)

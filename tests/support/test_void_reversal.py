@@ -297,12 +297,14 @@ def test_a_full_table_sees_the_void_at_once(
     assert balance(alice, "stack", salon) == 50_00
     event = TableEvent.objects.filter(table=salon).latest("seq")
     assert (event.kind, event.data) == ("round_void", {"round": round.pk})
-    # The browsers refresh their board on the event: alice's shows the notice.
+    # The browsers refresh their board on the event, asking for the player's notices (as
+    # full_table.js does after a round_void): alice's shows the notice.
+    board_url = reverse("baccarat:table", args=["salon"])
     client.force_login(alice)
-    board = client.get(reverse("baccarat:table", args=["salon"]), HTTP_HX_REQUEST="true")
+    board = client.get(board_url, {"notices": "1"}, HTTP_HX_REQUEST="true")
     assert f"Your round #{round.pk} at Salon was voided" in board.content.decode()
     client.force_login(bob)
-    board = client.get(reverse("baccarat:table", args=["salon"]), HTTP_HX_REQUEST="true")
+    board = client.get(board_url, {"notices": "1"}, HTTP_HX_REQUEST="true")
     assert "voided" not in board.content.decode()  # bob staked nothing
     assert audit_violations() == []
 
