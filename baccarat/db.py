@@ -11,13 +11,15 @@ import json
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model, QuerySet
+from django.db.models import Case, Field, Model, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast
+from django.db.models.sql import InsertQuery, UpdateQuery
 
 from baccarat.models import Bet, Play, Round, Seat, Shoe, Table
 from wallet.models import Account
@@ -32,28 +34,133 @@ def fetch_rows(connection: BaseDatabaseWrapper, sql: str, params: Sequence[Any])
         return list(cursor.fetchall())
 
 
+class Statement(NamedTuple):
+    """A statement that changes rows, built but not run: its SQL and parameters, and the
+    expression of a changed row's id (what :func:`write_together` has it return)."""
+
+    sql: str
+    params: Sequence[Any]
+    key: str
+
+
+# A read, built but not run: its SQL and parameters.
+Query = tuple[str, Sequence[Any]]
+
+
 def save_all(objects: Sequence[Model], fields: list[str]) -> None:
-    """Write ``fields`` of ``objects`` (all of one model) in one statement: a plain
-    ``UPDATE`` for one object; for several, on PostgreSQL one ``UPDATE ... FROM (VALUES
-    ...)`` written out, elsewhere ``bulk_update``. ``bulk_update`` builds a ``CASE`` per
-    field and row: about five times the CPU of the plain statement for one row, and at a
-    full table's last DEAL (eight plays and their bets settled) some 10 ms of CPU."""
+    """Write ``fields`` of ``objects`` (all of one model) in one statement
+    (:func:`save_statements`)."""
+    if objects:
+        write_together(objects[0]._state.db or "default", save_statements(objects, fields))
+
+
+def save_statements(objects: Sequence[Model], fields: list[str]) -> list[Statement]:
+    """The statement that writes ``fields`` of ``objects`` (all of one model, saved
+    before), built but not run: a plain ``UPDATE`` for one object; for several, on
+    PostgreSQL ``UPDATE ... FROM (VALUES ...)`` written out, elsewhere ``bulk_update``'s
+    (a ``CASE`` per field). ``bulk_update`` builds a ``CASE`` per field and row: about
+    five times the CPU of the plain statement for one row, and at a full table's last
+    DEAL (eight plays and their bets settled) some 10 ms of CPU on PostgreSQL."""
+    if not objects:
+        return []
+    db = objects[0]._state.db or "default"
+    connection = connections[db]
+    manager = type(objects[0])._default_manager.using(db)
     if len(objects) == 1:
         (obj,) = objects
-        type(obj)._default_manager.filter(pk=obj.pk).update(
-            **{name: getattr(obj, name) for name in fields}
+        values = {name: getattr(obj, name) for name in fields}
+        return [update_statement(manager.filter(pk=obj.pk), **values)]
+    if connection.vendor == "postgresql":
+        return [_update_from_values(connection, objects, fields)]
+    meta = type(objects[0])._meta
+    cases: dict[str, Any] = {}
+    for name in fields:
+        field = cast("Field[Any, Any]", meta.get_field(name))
+        case: Any = Case(
+            *(
+                When(pk=obj.pk, then=Value(getattr(obj, field.attname), output_field=field))
+                for obj in objects
+            ),
+            output_field=field,
         )
-    elif objects:
-        connection = connections[objects[0]._state.db or "default"]
-        if connection.vendor == "postgresql":
-            _update_from_values(connection, objects, fields)
-        else:
-            type(objects[0])._default_manager.bulk_update(objects, fields)
+        if connection.features.requires_casted_case_in_updates:
+            case = Cast(case, output_field=field)
+        cases[field.attname] = case
+    return [update_statement(manager.filter(pk__in=[obj.pk for obj in objects]), **cases)]
+
+
+def update_statement(queryset: QuerySet[Any], **values: Any) -> Statement:
+    """What ``queryset.update(**values)`` runs, built by the ORM but not run."""
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
+    query.add_update_values(values)
+    sql, params = query.get_compiler(queryset.db).as_sql()
+    return Statement(sql, params, _key(queryset.model, connections[queryset.db]))
+
+
+def _key(model: type[Model], connection: BaseDatabaseWrapper, alias: str = "") -> str:
+    quote = connection.ops.quote_name
+    return f"{alias or quote(model._meta.db_table)}.{quote(model._meta.pk.column or '')}"
+
+
+def insert_statement(objects: Sequence[Model], db: str = "default") -> Statement:
+    """What ``bulk_create(objects)`` runs for new rows of one model, built by the ORM but
+    not run (one statement for all of them; :func:`write_together` answers their ids)."""
+    model = type(objects[0])
+    query = InsertQuery(model)
+    query.insert_values(
+        [field for field in model._meta.concrete_fields if not field.primary_key], list(objects)
+    )
+    ((sql, params),) = query.get_compiler(db).as_sql()
+    return Statement(sql, params, _key(model, connections[db]))
+
+
+def write_together(
+    db: str, writes: Sequence[Statement], read: Query | None = None
+) -> tuple[list[list[int]], list[dict[str, Any]]]:
+    """Run ``writes`` in order (statements that change rows, none reading what another
+    writes), then ``read``; the ids of the rows each write changed (or inserted), and the
+    rows ``read`` answered (by column name).
+
+    On PostgreSQL one statement, one round trip: each write a data-modifying ``WITH``
+    query, ``read`` another (its rows as JSON). PostgreSQL runs them in the order of the
+    answer's columns, each to its end: the writes in the order given (an ended shoe is
+    finished before the next is stored: one open shoe per table and owner), ``read``
+    last, which matters when it locks (``FOR UPDATE``): a round's step locks the
+    ledger's accounts after its own rows, as when they were statements apart. There
+    ``read`` sees its rows as they were before the statement: it must not read what the
+    writes change. Elsewhere (SQLite) one statement after the other. A write that fails
+    fails the caller's transaction, as a statement would."""
+    connection = connections[db]
+    if connection.vendor != "postgresql":
+        ids = []
+        with connection.cursor() as cursor:
+            for sql, params, key in writes:
+                cursor.execute(f"{sql} RETURNING {key}", params)
+                ids.append([row[0] for row in cursor.fetchall()])
+            rows: list[dict[str, Any]] = []
+            if read is not None:
+                cursor.execute(*read)
+                names = [column[0] for column in cursor.description]
+                rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        return ids, rows
+    queries = [
+        f"w{index} AS ({sql} RETURNING {key} AS k)" for index, (sql, _p, key) in enumerate(writes)
+    ]
+    # The callers' own statements, and names made here: nothing from outside.
+    answer = [f"(SELECT array_agg(k) FROM w{index})" for index in range(len(writes))]  # noqa: S608
+    params = [param for write in writes for param in write.params]
+    if read is not None:
+        queries.append(f"r AS ({read[0]})")
+        answer.append("(SELECT json_agg(r) FROM r)")
+        params += read[1]
+    (row,) = fetch_rows(connection, f"WITH {', '.join(queries)} SELECT {', '.join(answer)}", params)
+    ids = [list(changed or []) for changed in row[: len(writes)]]
+    return ids, list(row[-1] or []) if read is not None else []
 
 
 def _update_from_values(
     connection: BaseDatabaseWrapper, objects: Sequence[Model], fields: list[str]
-) -> None:
+) -> Statement:
     """PostgreSQL: ``UPDATE t SET a = v.a, ... FROM (VALUES (id, a, ...), ...) v WHERE
     t.id = v.id``, each value cast to its column's type and prepared as the ORM prepares
     it (``get_db_prep_save``)."""
@@ -78,8 +185,7 @@ def _update_from_values(
         f" AS v ({quote(pk.column or '')}, {', '.join(names)})"
         f" WHERE t.{quote(pk.column or '')} = v.{quote(pk.column or '')}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return Statement(sql, params, _key(type(objects[0]), connection, "t"))
 
 
 def cache_bets(play: Play, bets: Iterable[Bet]) -> None:
@@ -264,26 +370,31 @@ _PLAY, _ROUND, _SHOE = Columns(Play, "p"), Columns(Round, "r"), Columns(Shoe, "s
 
 
 @cache
-def _player_plays_sql(db: str) -> str:
+def _player_plays_sql(db: str, lock_shoe: bool) -> str:
     connection = connections[db]
     quote = connection.ops.quote_name
+    lock = " FOR UPDATE" if lock_shoe and connection.features.has_select_for_update else ""
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
     return (
         f"SELECT {_PLAY.sql(connection)}, {_ROUND.sql(connection)}, {_SHOE.sql(connection)},"  # noqa: S608
         f" ({_bets_sql(connection, 'p')})"
         f" FROM {quote(Play._meta.db_table)} p"
         f" JOIN {quote(Round._meta.db_table)} r ON r.id = p.round_id"
-        f" LEFT JOIN {quote(Shoe._meta.db_table)} s"
-        " ON s.player_id = p.player_id AND s.table_id = %s AND NOT s.is_finished"
+        f" LEFT JOIN (SELECT * FROM {quote(Shoe._meta.db_table)}"
+        f" WHERE player_id = %s AND table_id = %s AND NOT is_finished{lock}) s ON TRUE"
         " WHERE p.player_id = %s AND r.table_id = %s AND r.state <> %s"
         " ORDER BY p.round_id DESC LIMIT %s"
     )
 
 
-def player_plays(*, table: Table, player_id: int, count: int, db: str = "default") -> list[Play]:
+def player_plays(
+    *, table: Table, player_id: int, count: int, db: str = "default", lock_shoe: bool = False
+) -> list[Play]:
     """The player's ``count`` latest plays at a single-seat ``table`` (void rounds aside),
     newest first, each with its round and bets, and with ``open_shoe``: the player's open
     shoe there, if any (at most one joins: the constraint ``one_open_shoe_per_player``).
+    ``lock_shoe``: with that shoe's row lock for the rest of the transaction (a DEAL deals
+    from it), the shoe marked ``locked``.
 
     One query, written out: the ORM spent about 2 ms of CPU building and compiling it
     (the shoe's join a ``FilteredRelation``) on every chip and DEAL.
@@ -292,8 +403,8 @@ def player_plays(*, table: Table, player_id: int, count: int, db: str = "default
     connection = connections[db]
     rows = fetch_rows(
         connection,
-        _player_plays_sql(db),
-        [table.pk, player_id, table.pk, Round.State.VOID.value, count],
+        _player_plays_sql(db, lock_shoe),
+        [player_id, table.pk, player_id, table.pk, Round.State.VOID.value, count],
     )
     play_end = len(_PLAY.fields)
     round_end = play_end + len(_ROUND.fields)
@@ -304,6 +415,7 @@ def player_plays(*, table: Table, player_id: int, count: int, db: str = "default
         play.round = _ROUND.load(connection, row[play_end:round_end])
         if row[round_end] is not None:  # the shoe's id: a shoe joined
             play.open_shoe = _SHOE.load(connection, row[round_end:shoe_end])
+            play.open_shoe.locked = lock_shoe
         _load_bets(db, play, row[shoe_end])
         plays.append(play)
     return plays

@@ -20,7 +20,15 @@ from django.utils import timezone
 
 from baccarat import betting, engine, reversals, shoes
 from baccarat.betting import locked_round, stakes_of, write_stakes
-from baccarat.db import cache_bets, open_shoe_of, save_all
+from baccarat.db import (
+    Statement,
+    cache_bets,
+    open_shoe_of,
+    save_all,
+    save_statements,
+    update_statement,
+    write_together,
+)
 from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
 from baccarat.faults import fault_point
@@ -38,6 +46,10 @@ class LockResult:
     round: Round
     # Bet kinds whose stake was raised to the table minimum.
     raised: list[str] = field(default_factory=list)
+    # A single seat's DEAL: the player's wallet and stack after the round, as read under
+    # its locks (the wallet by the seat lock: a round does not move it; the stack by the
+    # settle's locking read, with the payout).
+    balances: tuple[int, int] | None = None
 
 
 def staked_plays(round: Round) -> list[Play]:
@@ -83,7 +95,12 @@ def round_lock(*, round_id: int) -> LockResult:
 
 
 def lock_betting_round(
-    round: Round, plays: list[Play], *, escrowed: bool, shoe: Shoe | None = None
+    round: Round,
+    plays: list[Play],
+    *,
+    escrowed: bool,
+    shoe: Shoe | None = None,
+    stack: int | None = None,
 ) -> LockResult:
     """Lock ``round``, BETTING, whose ``plays`` (bets loaded) the caller read under a lock
     no bet can pass: the round's row, or at a single-seat table the player's
@@ -93,7 +110,14 @@ def lock_betting_round(
     player's at once), so it is found by its reference, not posted twice. At a single-seat
     table nothing is escrowed before the lock, and that lookup is saved. ``shoe``: the
     open shoe the caller read with the plays, locked by its id
-    (:func:`baccarat.shoes.shoe_deal_coup`)."""
+    (:func:`baccarat.shoes.shoe_deal_coup`). ``stack``: a single seat's stack as the
+    caller read it under the seat lock, the play's stack before the stake unless the
+    ledger's lock finds another.
+
+    The positions taken, the shoe's and the round's new state, the play's stack before
+    and the locking read of the stake's accounts go to the database together
+    (:func:`baccarat.db.write_together`: one statement on PostgreSQL); the stake's
+    posting follows, the last statement before the commit."""
     raised: list[str] = []
     rules = rules_of(round)
     limits = round.rules["limits"]
@@ -122,23 +146,40 @@ def lock_betting_round(
             continue
         to_post.append(play)
     player = plays[0].player if len(plays) == 1 else None
-    shoes.shoe_deal_coup(round=round, player=player, known=shoe)
+    writes: list[Statement] = []
+    shoes.shoe_deal_coup(round=round, player=player, known=shoe, writes=writes)
     round.state = Round.State.LOCKED
     round.locked_at = timezone.now()
     fields = ["shoe_id", "start_position", "end_position", "reserved_cards", "hand_number"]
     # Conditional: a void by support (which takes only the round's row) since the caller
     # read the round leaves it as it is, and this lock is undone.
-    locked = Round.objects.filter(pk=round.pk, state=Round.State.BETTING).update(
-        state=Round.State.LOCKED,
-        locked_at=round.locked_at,
-        **{name: getattr(round, name) for name in fields},
+    lock_write = len(writes)
+    writes.append(
+        update_statement(
+            Round.objects.filter(pk=round.pk, state=Round.State.BETTING),
+            state=Round.State.LOCKED,
+            locked_at=round.locked_at,
+            **{name: getattr(round, name) for name in fields},
+        )
     )
-    if not locked:
-        raise RoundError("round_void")
+    if stack is not None:
+        for play in to_post:
+            play.balance_before = stack
+        writes += save_statements(to_post, ["balance_before"])
     # The stakes go to escrow last: the table's escrow account is one row that every
     # round at the table writes, so its lock is held from here to the commit only, not
     # while the cards are drawn (and, at a table that reshuffles every coup, the next
-    # shoe shuffled). A stack too short undoes the whole lock, cards and all.
+    # shoe shuffled). One stake's accounts are locked with the writes above (the rows
+    # read under the lock serve one posting); several stakes lock their own.
+    accounts = None
+    if len(to_post) == 1:
+        accounts = wallet.accounts_lock(table=round.table, players=[to_post[0].player], house=False)
+    changed, locked_rows = write_together(round._state.db or "default", writes, accounts)
+    if not changed[lock_write]:
+        raise RoundError("round_void")
+    shoes.shoe_follow(round, changed)
+    # A stack too short undoes the whole lock, cards and all.
+    corrected = []
     for play in to_post:
         try:
             stake = wallet.wallet_stake(
@@ -148,18 +189,22 @@ def lock_betting_round(
                 amount=play.stake_total,
                 reference=f"stake:{round.pk}:{play.player_id}",
                 first=not escrowed,
+                locked=locked_rows if accounts is not None else None,
             )
         except InsufficientFunds:
             # The seeds' "lower the bet or REBUY"; the transaction is undone.
             raise RoundError("stack_short") from None
         # The stack as it was just before the stake, read under the ledger's lock.
-        stack = next(
+        entry = next(
             entry
             for entry in stake.posted_entries  # type: ignore[attr-defined]
             if entry.account.kind == Account.Kind.STACK
         )
-        play.balance_before = stack.balance_after - stack.amount
-    save_all(to_post, ["balance_before"])
+        before = entry.balance_after - entry.amount
+        if stack is None or before != play.balance_before:
+            play.balance_before = before
+            corrected.append(play)
+    save_all(corrected, ["balance_before"])
     round.locked_plays = plays  # type: ignore[attr-defined]
     return LockResult(round, raised)
 
@@ -225,13 +270,33 @@ def round_settle(
 
     ``plays``: the round's staked plays with their bets, as its lock left them (a LOCKED
     round's bets cannot change), so they are not read again. ``locked``: the round as
-    its lock left it (table and shoe loaded), used when its row is still that.
+    its lock left it (table and shoe loaded), used when its row is still that: then the
+    round's, the bets' and the plays' new state, the shoe's reveal and the locking read
+    of the ledger's accounts go to the database together (one statement on
+    PostgreSQL), the round's conditional on its row being still as its lock left it.
     """
+    if locked is not None and locked.state == Round.State.LOCKED and locked.dealt_at is None:
+        try:
+            return _settle(round_id, completion, plays, locked)
+        except _RowChanged:  # voided or completed meanwhile: nothing was written
+            pass
+    return _settle(round_id, completion, plays, None)
+
+
+class _RowChanged(Exception):
+    """The round's row is no longer as its lock left it: the settle starts again."""
+
+
+def _settle(
+    round_id: int, completion: str, plays: list[Play] | None, locked: Round | None
+) -> Round:
     with transaction.atomic():
+        writes: list[Statement] = []
         fields: list[str] = []  # to save, unless the claim saved them
-        round = _claimed(locked, completion)
-        claimed = round is not None
-        if round is None:
+        round = locked
+        if round is not None:
+            writes.append(_claim(round, completion))
+        else:
             round = locked_round(round_id)
             if round.state in (Round.State.SETTLED, Round.State.VOID):
                 return round
@@ -259,16 +324,40 @@ def round_settle(
             play.balance_after = (play.balance_before or 0) - play.stake_total + play.payout_total
             # The player hears about a round the server finished on their next visit.
             play.server_notice = completion == Round.Completion.SERVER
-        save_all(bets, ["payout", "commission"])
-        save_all(plays, ["payout_total", "commission_total", "balance_after", "server_notice"])
-        if not claimed:
-            round.save(update_fields=fields)
-        _reveal_shoe(round)
+        writes += save_statements(bets, ["payout", "commission"])
+        writes += save_statements(
+            plays, ["payout_total", "commission_total", "balance_after", "server_notice"]
+        )
+        if fields:
+            writes += save_statements([round], fields)
+        reveal = _reveal_statement(round)
+        if reveal is not None:
+            writes.append(reveal)
         # The round was LOCKED when this transaction took its row: never settled before,
         # every reference new. Posted last, as the lock's stakes are: the table's escrow
         # and house accounts are rows every round at the table writes, locked from here
         # to the commit (a practice table's, its own, also by the session's end) only.
+        accounts = (
+            wallet.accounts_lock(
+                table=round.table, players=[play.player for play in plays], house=True
+            )
+            if plays
+            else None
+        )
+        changed, locked_rows = write_together(round._state.db or "default", writes, accounts)
+        if locked is not None and not changed[0]:
+            raise _RowChanged()
+        stacks = {row["owner_id"]: row["balance"] for row in locked_rows if row["kind"] == "stack"}
+        # Each player's stack once the settlement is posted.
+        round.stacks_after = {  # type: ignore[attr-defined]
+            play.player_id: stacks[play.player_id] + play.payout_total
+            for play in plays
+            if play.player_id in stacks
+        }
+        if reveal is None:
+            _reveal_shoe(round)
         wallet.wallet_settle_all(
+            locked=locked_rows,
             table=round.table,
             round=round,
             settlements=[
@@ -307,19 +396,30 @@ def _mark_settled(round: Round, completion: str) -> list[str]:
     return fields
 
 
-def _claimed(locked: Round | None, completion: str) -> Round | None:
+def _claim(locked: Round, completion: str) -> Statement:
     """``locked`` (what this process's lock committed: table and shoe loaded) settled in its
-    row by one conditional ``UPDATE``, if the row is still LOCKED and undealt, so nothing
-    of it can have changed; that ``UPDATE`` takes the row's lock for the rest of the
-    settle. ``None`` when there is no such round or its row changed meanwhile (voided,
-    completed by the server): the caller reads it again."""
-    if locked is None or locked.state != Round.State.LOCKED or locked.dealt_at is not None:
-        return None
+    row by one conditional ``UPDATE`` (built, not run), if the row is still LOCKED and
+    undealt, so nothing of it can have changed; that ``UPDATE`` takes the row's lock for
+    the rest of the settle. It changes no row when the row changed meanwhile (voided,
+    completed by the server): the caller starts again from the row."""
     fields = _mark_settled(locked, completion)
-    settled = Round.objects.filter(
-        pk=locked.pk, state=Round.State.LOCKED, dealt_at__isnull=True
-    ).update(**{name: getattr(locked, name) for name in fields})
-    return locked if settled else None
+    return update_statement(
+        Round.objects.filter(pk=locked.pk, state=Round.State.LOCKED, dealt_at__isnull=True),
+        **{name: getattr(locked, name) for name in fields},
+    )
+
+
+def _reveal_statement(round: Round) -> Statement | None:
+    """The reveal of the round's shoe when it served this round alone (a table that
+    reshuffles every coup): one conditional update, built, not run."""
+    shoe = round.shoe
+    if shoe is None or not shoe.is_finished or shoe.revealed_at is not None:
+        return None
+    if shoe.hands_dealt != 1:
+        return None
+    return update_statement(
+        Shoe.objects.filter(pk=shoe.pk, revealed_at__isnull=True), revealed_at=timezone.now()
+    )
 
 
 def _reveal_shoe(round: Round) -> None:
@@ -332,8 +432,9 @@ def _reveal_shoe(round: Round) -> None:
     shoe = round.shoe
     if shoe is None or not shoe.is_finished or shoe.revealed_at is not None:
         return
-    if shoe.hands_dealt == 1:
-        Shoe.objects.filter(pk=shoe.pk, revealed_at__isnull=True).update(revealed_at=timezone.now())
+    reveal = _reveal_statement(round)
+    if reveal is not None:
+        write_together(round._state.db or "default", [reveal])
     else:
         shoes.shoe_reveal_if_done(shoe_id=shoe.pk)
 
@@ -366,8 +467,8 @@ def layout_deal(
     (:func:`round_play`); the lock runs under the player's seat lock, reading the layout
     once."""
     with transaction.atomic():
-        betting.seat_lock(table=table, player=player)
-        plays = recent_plays(table=table, player=player)
+        stack, wallet_balance = betting.seat_lock(table=table, player=player)
+        plays = recent_plays(table=table, player=player, lock_shoe=True)
         current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
         if round_id is not None:
             if current is None or current.round_id != round_id:
@@ -386,7 +487,7 @@ def layout_deal(
         current.player = player
         current.round.table = table
         result = lock_betting_round(
-            current.round, [current], escrowed=False, shoe=open_shoe_of(plays)
+            current.round, [current], escrowed=False, shoe=open_shoe_of(plays), stack=stack
         )
     fault_point("after_stake")
     result.round = round_settle(
@@ -395,6 +496,9 @@ def layout_deal(
         plays=getattr(result.round, "locked_plays", None),
         locked=result.round,
     )
+    stack_after = getattr(result.round, "stacks_after", {}).get(player.pk)
+    if stack_after is not None:
+        result.balances = (wallet_balance, stack_after)
     return result
 
 

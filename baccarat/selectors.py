@@ -178,18 +178,25 @@ class TableState:
         return self.stack < self.minimum and (self.total_stake == 0 or self.carried)
 
 
-def recent_plays(*, table: Table, player: User) -> list[Play]:
+def recent_plays(*, table: Table, player: User, lock_shoe: bool = False) -> list[Play]:
     """The player's two latest plays at a single-seat ``table`` (void rounds aside), newest
     first, with their rounds and bets (the open round, the one in play, the last dealt)
-    and the player's open shoe there, in one query (:func:`baccarat.db.player_plays`)."""
-    plays = player_plays(table=table, player_id=player.pk, count=2)
+    and the player's open shoe there, in one query (:func:`baccarat.db.player_plays`;
+    ``lock_shoe``: with the shoe's row lock)."""
+    plays = player_plays(table=table, player_id=player.pk, count=2, lock_shoe=lock_shoe)
     for play in plays:
         play.round.table = table  # the rules and chips are read from it: not again
         play.player = player
     return plays
 
 
-def table_state(*, table: Table, player: User, settled: Play | None = None) -> TableState:
+def table_state(
+    *,
+    table: Table,
+    player: User,
+    settled: Play | None = None,
+    known_balances: tuple[int, int] | None = None,
+) -> TableState:
     """The player's view of a single-seat table, in at most three queries.
 
     ``settled``: the player's play this request has just settled (with its round and
@@ -197,7 +204,8 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
     last finished one and nothing else is open: one query fewer, two when its lock left
     the next shoe on the round. The player's open shoe is read with the plays; it is
     looked up apart only when there is none yet (a first visit) or it holds other decks
-    than the table's now.
+    than the table's now. ``known_balances``: the wallet and stack as the DEAL that settled it
+    read them under its locks (not read again).
     """
     plays = [settled] if settled is not None else recent_plays(table=table, player=player)
     current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
@@ -210,7 +218,7 @@ def table_state(*, table: Table, player: User, settled: Play | None = None) -> T
         stakes, carried = {bet.kind: bet.stake for bet in last.bets.all()}, True
     else:
         stakes, carried = {}, False
-    wallet, stack = balances(player=player, table=table)
+    wallet, stack = known_balances or balances(player=player, table=table)
     # The lock of the round just settled left the shoe that comes next on it; else the
     # player's open shoe, read with the plays.
     known = getattr(settled.round, "next_shoe", None) if settled else open_shoe_of(plays)

@@ -21,7 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from baccarat import engine
-from baccarat.db import row_where
+from baccarat.db import Statement, insert_statement, row_where, save_statements
 from baccarat.models import DealtCard, Round, Shoe, Table
 from baccarat.rule_sets import reshuffles_every_coup, rule_set_from_snapshot
 
@@ -55,6 +55,14 @@ def _start(*, table: Table, owner_id: int | None, rules: dict[str, Any], number:
     A full table's shoe is stored shuffled but uncut: the croupier offers the cut to the
     seated players (:mod:`baccarat.croupier`), then cuts and burns with :func:`shoe_cut`.
     """
+    shoe = _new_shoe(table=table, owner_id=owner_id, rules=rules, number=number)
+    shoe.save(force_insert=True)
+    _take_burned(shoe)
+    return shoe
+
+
+def _new_shoe(*, table: Table, owner_id: int | None, rules: dict[str, Any], number: int) -> Shoe:
+    """A new open shoe, shuffled (and at a single-seat table cut and burned), not stored."""
     if table.kind == Table.Kind.FULL:
         rule_set = rule_set_from_snapshot(rules)
         dealer = engine.Shoe.prepared(
@@ -65,7 +73,7 @@ def _start(*, table: Table, owner_id: int | None, rules: dict[str, Any], number:
         )
     else:
         dealer = _shuffled(rules)
-    shoe = Shoe.objects.create(
+    return Shoe(
         table=table,
         player_id=owner_id,
         number=number,
@@ -75,9 +83,12 @@ def _start(*, table: Table, owner_id: int | None, rules: dict[str, Any], number:
         burn_card=dealer.burned[0].code if dealer.burned else "",
         burned_count=dealer.burned_count,
     )
-    if dealer.burned_count:
-        DealtCard.objects.bulk_create(_taken(shoe, range(dealer.burned_count), None))
-    return shoe
+
+
+def _take_burned(shoe: Shoe) -> None:
+    """Store the positions a new shoe's burn took (stored itself)."""
+    if shoe.burned_count:
+        DealtCard.objects.bulk_create(_taken(shoe, range(shoe.burned_count), None))
 
 
 def _taken(shoe: Shoe, positions: range, round: Round | None) -> list[DealtCard]:
@@ -146,7 +157,13 @@ def _locked(known: Shoe, rules: dict[str, Any]) -> Shoe | None:
     return shoe
 
 
-def shoe_deal_coup(*, round: Round, player: User | None, known: Shoe | None = None) -> engine.Coup:
+def shoe_deal_coup(
+    *,
+    round: Round,
+    player: User | None,
+    known: Shoe | None = None,
+    writes: list[Statement] | None = None,
+) -> engine.Coup:
     """Draw a locking round's coup and move its shoe past it, in the caller's transaction.
 
     Sets the round's shoe, positions, hand number and reserved cards (the caller saves
@@ -157,39 +174,77 @@ def shoe_deal_coup(*, round: Round, player: User | None, known: Shoe | None = No
 
     ``known``: the open shoe the caller read (a single-seat table's layout brings it), so
     it is locked by its id, read again under the lock; still open and fitting, it is the
-    one :func:`shoe_open` would find. Otherwise :func:`shoe_open` looks it up.
+    one :func:`shoe_open` would find. Otherwise :func:`shoe_open` looks it up. A shoe the
+    caller read under its lock (``known.locked``, :func:`baccarat.db.player_plays`) is
+    not read again.
+
+    ``writes``: the positions taken, the shoe's new state and, when it ended, the next
+    shoe (shuffled here) are added to it as statements for the caller to run with its own
+    (``baccarat.db.write_together``, in order: one open shoe per table and owner); the
+    caller then hands the ids they answered to :func:`shoe_follow`.
     """
-    shoe = _locked(known, round.rules) if known is not None else None
+    if known is not None and getattr(known, "locked", False):
+        shoe: Shoe | None = (
+            known if not known.is_finished and _fits(known, round.rules["decks"]) else None
+        )
+    else:
+        shoe = _locked(known, round.rules) if known is not None else None
     if shoe is None:
         shoe = shoe_open(table=round.table, player=player, rules=round.rules, lock=True)
     dealer = engine.Shoe.from_state(shoe.state)
     start = dealer.position
     coup = engine.deal_coup(dealer.draw)
-    DealtCard.objects.bulk_create(_taken(shoe, range(start, dealer.position), round))
+    taken = _taken(shoe, range(start, dealer.position), round)
     shoe.state = dealer.to_state()
     shoe.hands_dealt += 1
     fields = ["state", "hands_dealt"]
-    ended = dealer.needs_reshuffle or reshuffles_every_coup(round.rules)
-    if ended:
+    if dealer.needs_reshuffle or reshuffles_every_coup(round.rules):
         _finish(shoe)
         fields += ["is_finished", "finished_at"]
-    shoe.save(update_fields=fields)
-    next_shoe = shoe
-    if ended:
-        next_shoe = _start(
-            table=round.table,
-            owner_id=shoe.player_id,
-            rules=round.table.rule_snapshot(),
-            number=shoe.number + 1,
-        )
-    # The shoe the next round is dealt from, for a page rendered after this one settles.
-    round.next_shoe = next_shoe  # type: ignore[attr-defined]
     round.shoe = shoe
     round.start_position = start
     round.end_position = dealer.position
     round.hand_number = shoe.hands_dealt
     round.reserved_cards = engine.codes_of(coup.dealt_order)
+    # When the shoe ends with this coup the next one is shuffled and stored at once, its
+    # commitment ready before the next bet.
+    following = (
+        _new_shoe(
+            table=round.table,
+            owner_id=shoe.player_id,
+            rules=round.table.rule_snapshot(),
+            number=shoe.number + 1,
+        )
+        if shoe.is_finished
+        else None
+    )
+    # The shoe the next round is dealt from, for a page rendered after this one settles.
+    round.next_shoe = following or shoe  # type: ignore[attr-defined]
+    if writes is not None:
+        writes += [insert_statement(taken), *save_statements([shoe], fields)]
+        if following is not None:
+            round.next_shoe_write = len(writes)  # type: ignore[attr-defined]
+            writes.append(insert_statement([following]))
+        return coup
+    DealtCard.objects.bulk_create(taken)
+    shoe.save(update_fields=fields)
+    if following is not None:
+        following.save(force_insert=True)
+        _take_burned(following)
     return coup
+
+
+def shoe_follow(round: Round, changed: list[list[int]]) -> None:
+    """After the writes of :func:`shoe_deal_coup` ran (``changed``: the ids each wrote), the
+    next shoe it stored takes its id, and the positions of its burn are stored."""
+    index = getattr(round, "next_shoe_write", None)
+    if index is None:
+        return
+    following = round.next_shoe  # type: ignore[attr-defined]
+    (following.pk,) = changed[index]
+    following._state.adding = False
+    following._state.db = round._state.db
+    _take_burned(following)
 
 
 def shoe_cut(*, shoe: Shoe, position: int | None, by: User | None) -> engine.Shoe:

@@ -62,6 +62,7 @@ def _render_table(
     just_dealt: bool = False,
     notices: list[str] | None = None,
     settled: Play | None = None,
+    balances: tuple[int, int] | None = None,
     confirm_exit: bool = False,
     layout: betting.Layout | None = None,
 ) -> HttpResponse:
@@ -74,7 +75,12 @@ def _render_table(
     if layout is not None:
         state = selectors.layout_state(table=table, player=player, layout=layout)  # type: ignore[arg-type]
     else:
-        state = selectors.table_state(table=table, player=player, settled=settled)  # type: ignore[arg-type]
+        state = selectors.table_state(
+            table=table,
+            player=player,  # type: ignore[arg-type]
+            settled=settled,
+            known_balances=balances,
+        )
     practice = selectors.practice_of(table)
     if practice is not None and just_dealt:
         practice.refresh_from_db()  # the deal counted a hand and may have ended it
@@ -210,6 +216,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
     form = DealForm(request.POST)
     notices: list[str] = []
     settled: Play | None = None
+    balances = None
     if form.is_valid():
         try:
             result = rounds.layout_deal(
@@ -228,6 +235,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
                     ),
                     None,
                 )
+                balances = result.balances
                 if result.raised:
                     notices.append(_("Stakes below the table minimum were raised to it."))
         except DOMAIN_ERRORS as error:
@@ -241,6 +249,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
         just_dealt=settled is not None,
         notices=notices,
         settled=settled,
+        balances=balances if settled is not None else None,
     )
 
 

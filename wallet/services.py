@@ -133,12 +133,16 @@ def _fingerprint(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return sorted((k, v) for k, v in merged.items() if v != 0)
 
 
-def _lock_accounts(legs: Sequence[Leg]) -> tuple[dict[int, Account], dict[AccountKey, Account]]:
+def _lock_accounts(
+    legs: Sequence[Leg], locked_rows: Sequence[dict[str, Any]] | None = None
+) -> tuple[dict[int, Account], dict[AccountKey, Account]]:
     """Lock every account of ``legs`` in primary-key order, in one query; the accounts by
     id and by key.
 
     Legs naming an account by its key are resolved by the same query; an account
     that does not exist yet is opened first (in key order) and the lock repeated.
+    ``locked_rows``: what the caller's own run of :func:`accounts_lock` answered (the
+    locks held, the balances read under them), so the locking read is not run again.
     """
     ids = sorted({leg.account.pk for leg in legs if isinstance(leg.account, Account)})
     keys = sorted(
@@ -146,7 +150,18 @@ def _lock_accounts(legs: Sequence[Leg]) -> tuple[dict[int, Account], dict[Accoun
         key=AccountKey.order,
     )
     for attempt in range(2):
-        locked = {account.pk: account for account in _select_for_update(ids, keys)}
+        if attempt == 0 and locked_rows is not None:
+            accounts = [
+                Account.from_db(
+                    connection.alias, _LOCKED_COLUMNS, [row[c] for c in _LOCKED_COLUMNS]
+                )
+                for row in locked_rows
+            ]
+        else:
+            accounts = _select_for_update(ids, keys)
+        locked = {account.pk: account for account in accounts}
+        if any(pk not in locked for pk in ids):
+            raise RuntimeError("an account the caller locked is not among its rows")
         by_key = {AccountKey(a.kind, a.owner_id, a.table_id): a for a in locked.values()}
         missing = [key for key in keys if key not in by_key]
         if not missing:
@@ -168,6 +183,13 @@ _LOCKED_COLUMNS = ["id", "kind", "owner_id", "table_id", "balance"]
 
 def _select_for_update(ids: Sequence[int], keys: Sequence[AccountKey]) -> list[Account]:
     """``Account.objects.select_for_update()`` of these ids and keys, by id."""
+    with connection.cursor() as cursor:
+        cursor.execute(*_lock_sql(ids, keys))
+        rows = cursor.fetchall()
+    return [Account.from_db(connection.alias, _LOCKED_COLUMNS, row) for row in rows]
+
+
+def _lock_sql(ids: Sequence[int], keys: Sequence[AccountKey]) -> tuple[str, list[Any]]:
     where: list[str] = []
     params: list[int | str] = []
     if ids:
@@ -188,10 +210,21 @@ def _select_for_update(ids: Sequence[int], keys: Sequence[AccountKey]) -> list[A
         f"SELECT {', '.join(_LOCKED_COLUMNS)} FROM {_accounts_table()}"  # noqa: S608
         f" WHERE {' OR '.join(where)} ORDER BY id{lock}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return [Account.from_db(connection.alias, _LOCKED_COLUMNS, row) for row in rows]
+    return sql, params
+
+
+def accounts_lock(*, table: Table, players: Sequence[User], house: bool) -> tuple[str, list[Any]]:
+    """The locking read of a round's accounts at ``table`` (each player's stack, the
+    escrow and, for a settlement, the house), built but not run: SQL and parameters.
+
+    For a round's step that runs it with its own writes (one round trip,
+    ``baccarat.db.write_together``) and hands the rows it answered to
+    :func:`wallet_stake` or :func:`wallet_settle_all` as ``locked``. The same locks in
+    the same order as theirs; an account that does not exist yet is opened by them."""
+    keys = [_escrow(table), *(_stack(player, table) for player in players)]
+    if house:
+        keys.append(_house(table))
+    return _lock_sql([], sorted(set(keys), key=AccountKey.order))
 
 
 def _balances_update(accounts: Sequence[Account]) -> tuple[str, list[int]]:
@@ -308,12 +341,15 @@ def post(
     player: User | None = None,
     round: Round | None = None,
     first: bool = False,
+    locked: Sequence[dict[str, Any]] | None = None,
 ) -> Transaction:
     """Write one balanced transaction; the primitive every service uses.
 
     ``first``: the caller holds the lock that makes this reference new (a round's stake
     while the round row is locked in BETTING, its settlement while it is LOCKED), so the
     look for an original is skipped; the unique reference still refuses a second one.
+    ``locked``: the caller ran the locking read itself (:func:`accounts_lock`), in its
+    transaction; its rows.
 
     The returned transaction carries ``posted_entries``: its entries with their
     accounts (the original's on a replay).
@@ -326,8 +362,16 @@ def post(
     _check_legs(reference, legs)
     if transaction.get_connection().in_atomic_block:
         return _post(
-            kind=kind, reference=reference, legs=legs, player=player, round=round, first=first
+            kind=kind,
+            reference=reference,
+            legs=legs,
+            player=player,
+            round=round,
+            first=first,
+            locked_rows=locked,
         )
+    if locked is not None:
+        raise RuntimeError("locked accounts are held by the caller's transaction")
     with transaction.atomic():
         return _post(
             kind=kind, reference=reference, legs=legs, player=player, round=round, first=first
@@ -342,10 +386,11 @@ def _post(
     player: User | None,
     round: Round | None,
     first: bool,
+    locked_rows: Sequence[dict[str, Any]] | None = None,
 ) -> Transaction:
     # Locks first, in primary-key order: a concurrent retry with the same
     # reference waits here and then sees the committed original below.
-    locked, by_key = _lock_accounts(legs)
+    locked, by_key = _lock_accounts(legs, locked_rows)
     wanted = _wanted(legs, by_key)
     if not wanted:
         raise InvalidAmount()
@@ -390,13 +435,16 @@ class Posting:
     round: Round | None = None
 
 
-def post_all(postings: Sequence[Posting]) -> list[Transaction]:
+def post_all(
+    postings: Sequence[Posting], locked_rows: Sequence[dict[str, Any]] | None = None
+) -> list[Transaction]:
     """Write several balanced transactions at once, each as ``post(first=True)`` would:
     the caller's lock proves every reference new (a LOCKED round's settlement under the
     round's row lock). One locking read for all their accounts, one insert for the
     transactions, one for their entries, one update of the balances, in the caller's
     transaction; every refusal is raised before the first write. Each transaction's
-    entries take the balances in the order given.
+    entries take the balances in the order given. ``locked_rows``: as :func:`post`'s
+    ``locked``.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("post_all runs in the caller's transaction")
@@ -404,7 +452,9 @@ def post_all(postings: Sequence[Posting]) -> list[Transaction]:
         return []
     for posting in postings:
         _check_legs(posting.reference, posting.legs)
-    locked, by_key = _lock_accounts([leg for posting in postings for leg in posting.legs])
+    locked, by_key = _lock_accounts(
+        [leg for posting in postings for leg in posting.legs], locked_rows
+    )
     wanted = [_wanted(posting.legs, by_key) for posting in postings]
     balances = {account_id: account.balance for account_id, account in locked.items()}
     for pairs in wanted:
@@ -541,9 +591,17 @@ def wallet_cash_out_all(*, player: User, table: Table) -> Transaction | None:
 
 
 def wallet_stake(
-    *, player: User, table: Table, round: Round, amount: int, reference: str, first: bool = False
+    *,
+    player: User,
+    table: Table,
+    round: Round,
+    amount: int,
+    reference: str,
+    first: bool = False,
+    locked: Sequence[dict[str, Any]] | None = None,
 ) -> Transaction:
-    """Escrow a committed stake: the player's stack to the table's escrow."""
+    """Escrow a committed stake: the player's stack to the table's escrow. ``locked``: the
+    rows of the caller's run of :func:`accounts_lock`."""
     amount = check_amount(amount)
     return post(
         kind=Transaction.Kind.STAKE,
@@ -555,6 +613,7 @@ def wallet_stake(
         player=player,
         round=round,
         first=first,
+        locked=locked,
     )
 
 
@@ -604,10 +663,15 @@ class Settlement:
 
 
 def wallet_settle_all(
-    *, table: Table, round: Round, settlements: Sequence[Settlement]
+    *,
+    table: Table,
+    round: Round,
+    settlements: Sequence[Settlement],
+    locked: Sequence[dict[str, Any]] | None = None,
 ) -> list[Transaction]:
     """:func:`wallet_settle` for every player of a LOCKED round at once (its row lock
-    held: the references are new), in a handful of statements (:func:`post_all`)."""
+    held: the references are new), in a handful of statements (:func:`post_all`).
+    ``locked``: the rows of the caller's run of :func:`accounts_lock`."""
     return post_all(
         [
             Posting(
@@ -620,7 +684,8 @@ def wallet_settle_all(
                 round=round,
             )
             for item in settlements
-        ]
+        ],
+        locked,
     )
 
 

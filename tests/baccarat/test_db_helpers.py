@@ -1,7 +1,8 @@
 """``save_all``: one plain UPDATE for one object, one bulk UPDATE for several;
 ``with_bets``: plays with their bets in one query, as the prefetch would leave them;
 ``player_plays``: a player's latest plays, written out, as the ORM reads them;
-``insert_play``: a new play with its bets, one statement on PostgreSQL."""
+``insert_play``: a new play with its bets, one statement on PostgreSQL; ``write_together``:
+a step's writes and a locking read, one statement on PostgreSQL, in order."""
 
 from __future__ import annotations
 
@@ -13,7 +14,17 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from baccarat import betting, rounds
-from baccarat.db import insert_play, player_coups, player_plays, save_all, with_bets
+from baccarat.db import (
+    insert_play,
+    insert_statement,
+    player_coups,
+    player_plays,
+    save_all,
+    save_statements,
+    update_statement,
+    with_bets,
+    write_together,
+)
 from baccarat.models import Bet, Play, Round, Shoe, Table
 from wallet import services as wallet
 
@@ -297,3 +308,98 @@ def test_a_full_tables_board_reads_what_the_orm_reads(
         [fields(b) for b in p.bets.all()] for p in sorted(expected_plays, key=key)
     ]
     assert round_plays(round_ids=[]) == []
+
+
+def test_write_together_runs_the_writes_in_order_then_the_read(
+    seated: Any, table: Table, django_assert_num_queries: Any
+) -> None:
+    """An ended shoe finished and the next one stored in one go (one open shoe per table
+    and owner: in this order only), the ids of what each changed, the read's rows by
+    column name; one statement on PostgreSQL, one each elsewhere."""
+    from baccarat import shoes
+
+    old = shoes.shoe_open(table=table, player=seated)
+    old.is_finished, old.finished_at = True, timezone.now()
+    new = Shoe(
+        table=table, player=seated, number=old.number + 1, state=old.state, commitment="c" * 64
+    )
+    missing = update_statement(Shoe.objects.filter(pk=old.pk, revealed_at__isnull=False), number=9)
+    read = ('SELECT id, number FROM "baccarat_shoe" WHERE table_id = %s ORDER BY id', [table.pk])
+    statements = 1 if connection.vendor == "postgresql" else 4
+    with django_assert_num_queries(statements):
+        changed, rows = write_together(
+            "default",
+            [
+                *save_statements([old], ["is_finished", "finished_at"]),
+                insert_statement([new]),
+                missing,
+            ],
+            read,
+        )
+    (inserted,) = changed[1]
+    assert changed == [[old.pk], [inserted], []]
+    assert Shoe.objects.get(pk=old.pk).is_finished
+    assert Shoe.objects.get(is_finished=False, table=table).pk == inserted
+    # What the read saw: on PostgreSQL the rows as they were before the statement.
+    expected = [{"id": old.pk, "number": old.number}]
+    if connection.vendor != "postgresql":
+        expected.append({"id": inserted, "number": new.number})
+    assert rows == expected
+
+
+def test_a_write_that_fails_fails_them_all(seated: Any, table: Table) -> None:
+    """The second open shoe of an owner stored before the first is finished: refused, and
+    nothing of the statement stays."""
+    from baccarat import shoes
+
+    old = shoes.shoe_open(table=table, player=seated)
+    old.is_finished = True
+    new = Shoe(table=table, player=seated, number=old.number + 1, state=old.state)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        write_together(
+            "default",
+            [insert_statement([new]), *save_statements([old], ["is_finished"])],
+        )
+    assert list(Shoe.objects.filter(table=table).values_list("pk", "is_finished")) == [
+        (old.pk, False)
+    ]
+
+
+def test_several_objects_elsewhere_are_bulk_updates_case(seated: Any, table: Table) -> None:
+    """Off PostgreSQL several objects are ``bulk_update``'s one statement (a ``CASE``)."""
+    round = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=round, player=seated, kind="player", amount=100)
+    betting.bet_place(round=round, player=seated, kind="tie", amount=100)
+    bets = list(Bet.objects.order_by("pk"))
+    (statement,) = save_statements(bets, ["stake", "payout"])
+    assert ("CASE" in statement.sql) is (connection.vendor != "postgresql")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_player_plays_can_lock_the_open_shoe(table: Table, racers: Any) -> None:
+    """A DEAL reads the layout with the open shoe's row lock: another transaction cannot
+    take it until the DEAL's commits."""
+    from django.db import DatabaseError
+
+    from baccarat import shoes
+    from tests.baccarat.conftest import make_player
+
+    player = make_player("locker")
+    wallet.wallet_rebuy(player=player, table=table, amount=50_00, reference="lock-rebuy")
+    round = betting.round_open(table=table, player=player)
+    betting.bet_place(round=round, player=player, kind="banker", amount=100)
+    shoe = shoes.shoe_open(table=table, player=player)
+
+    def try_lock() -> object:
+        with transaction.atomic():
+            return Shoe.objects.select_for_update(nowait=True).get(pk=shoe.pk)
+
+    with transaction.atomic():
+        (play,) = player_plays(table=table, player_id=player.pk, count=2, lock_shoe=True)
+        assert play.open_shoe.pk == shoe.pk and play.open_shoe.locked
+        (refused,) = racers.run([try_lock])
+        assert isinstance(refused, DatabaseError)
+    (taken,) = racers.run([try_lock])
+    assert isinstance(taken, Shoe)
+    assert not player_plays(table=table, player_id=player.pk, count=1)[0].open_shoe.locked

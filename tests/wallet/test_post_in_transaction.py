@@ -54,3 +54,51 @@ def test_replay_carries_the_original_entries(alice: Any, table: Any) -> None:
     assert sorted((e.account.kind, e.amount, e.balance_after) for e in again.posted_entries) == (
         sorted((e.account.kind, e.amount, e.balance_after) for e in first.posted_entries)
     )
+
+
+def _locked_rows(sql_params: tuple[str, list[Any]]) -> list[dict[str, Any]]:
+    with connection.cursor() as cursor:
+        cursor.execute(*sql_params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def test_a_posting_on_the_callers_locking_read_writes_what_its_own_would(
+    alice: Any, bob: Any, table: Any, django_assert_num_queries: Any
+) -> None:
+    """A round's step runs :func:`accounts_lock` with its own writes and hands the rows to
+    the posting, which then reads nothing: the same entries and balances as a posting
+    that locks for itself; an account the read did not find (a table's first round: no
+    escrow yet) is opened and the lock taken again."""
+    from tests.wallet.conftest import new_round
+
+    round_ = new_round(table)
+    services.wallet_rebuy(player=alice, table=table, amount=50_00, reference="r-a")
+    services.wallet_rebuy(player=bob, table=table, amount=50_00, reference="r-b")
+    with transaction.atomic():
+        rows = _locked_rows(services.accounts_lock(table=table, players=[alice], house=False))
+        assert {row["kind"] for row in rows} == {"stack"}  # no escrow yet
+        services.wallet_stake(
+            player=alice, table=table, round=round_, amount=700, reference="s-a", locked=rows
+        )
+    with transaction.atomic():
+        rows = _locked_rows(services.accounts_lock(table=table, players=[bob], house=False))
+        assert {row["kind"] for row in rows} == {"stack", "escrow"}
+        with django_assert_num_queries(1 if connection.vendor == "postgresql" else 3):
+            services.wallet_stake(
+                player=bob,
+                table=table,
+                round=round_,
+                amount=300,
+                reference="s-b",
+                first=True,
+                locked=rows,
+            )
+    assert services.stack_account(player=alice, table=table).balance == 50_00 - 700
+    assert services.stack_account(player=bob, table=table).balance == 50_00 - 300
+    assert services.escrow_account(table=table).balance == 1000
+    entries = Entry.objects.filter(transaction__reference="s-b")
+    assert {(e.account.kind, e.amount, e.balance_after) for e in entries} == {
+        ("stack", -300, 50_00 - 300),
+        ("escrow", 300, 1000),
+    }
