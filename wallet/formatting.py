@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.utils import translation
-from django.utils.numberformat import format as number_format
 
 # Where the currency sign goes, per language: (prefix, suffix).
 _PATTERNS = {
@@ -18,20 +15,15 @@ _SEPARATORS = {"de": (",", "."), "it": (",", "."), "nl": (",", "."), "en": (".",
 
 
 def format_money(cents: int | None, *, sign: bool = False) -> str:
+    """``cents`` as money in the active language, with two decimals and thousands
+    grouped ("1.234,50 €"); ``sign``: a plus before a gain. Integer arithmetic only."""
     if cents is None:
         return ""
+    cents = int(cents)
     language = (translation.get_language() or "en").split("-")[0]
     prefix, suffix = _PATTERNS.get(language, _PATTERNS["en"])
     decimal_sep, thousand_sep = _SEPARATORS.get(language, _SEPARATORS["en"])
-    value = Decimal(abs(int(cents))) / 100
-    number = number_format(
-        value,
-        decimal_sep,
-        decimal_pos=2,
-        grouping=3,
-        thousand_sep=thousand_sep,
-        force_grouping=True,
-        use_l10n=False,
-    )
+    units, hundredths = divmod(abs(cents), 100)
+    grouped = f"{units:,}".replace(",", thousand_sep)
     minus = "−" if cents < 0 else ("+" if sign and cents > 0 else "")
-    return f"{minus}{prefix}{number}{suffix}"
+    return f"{minus}{prefix}{grouped}{decimal_sep}{hundredths:02d}{suffix}"

@@ -208,3 +208,24 @@ def test_protocol_filter_offers_the_players_own_tables_in_their_language(
         body = answer.content.decode()
         assert "An diesem Tisch haben Sie keine Runden gespielt." in body
         assert f">#{mine.pk}</a>" in body and f">#{practised.pk}</a>" in body  # unfiltered
+
+
+def test_protocol_lines_link_each_round_and_show_its_local_time(
+    client: Any, seated: Any, table: Table
+) -> None:
+    """The link and the time, put together once per page, are what ``{% url %}`` and
+    ``date_format`` in the reader's language and time zone would give."""
+    from django.utils import translation
+    from django.utils.formats import date_format
+    from django.utils.timezone import localtime
+
+    played = [_played_round(seated, table) for _ in range(3)]
+    client.force_login(seated)
+    client.cookies["django_language"] = "de"
+    html = client.get(reverse("baccarat:protocol_list")).content.decode()
+    for round in played:
+        round.refresh_from_db()
+        with translation.override("de"):
+            when = date_format(localtime(round.created_at), "SHORT_DATETIME_FORMAT")
+        url = reverse("baccarat:protocol_detail", args=[round.pk])
+        assert f"<td>{when}</td>" in html.split(f'<a href="{url}">#{round.pk}</a>')[0][-200:]
