@@ -231,7 +231,8 @@ def open_from_layout(
     ``plays``, their :func:`~baccarat.selectors.recent_plays`, read under it). With
     ``repeat_last`` the last round's bets go on it, as long as the rules still take them
     (``play.repeat_stakes``).
-    ``save=False`` leaves the play and its bets to the caller's one write."""
+    ``save=False`` leaves the round, the play and its bets to the caller's one write
+    (:func:`write_stakes`)."""
     if any(p.round.state == Round.State.LOCKED for p in plays):
         raise RoundError("round_in_play")
     if not table.is_active and table.kind != Table.Kind.PRACTICE:
@@ -241,7 +242,8 @@ def open_from_layout(
         if session is not None and not session.is_active:
             raise RoundError("session_over")
     last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
-    round = Round.objects.create(table=table, rules=table.rule_snapshot())
+    # Stored with the play and its bets (one statement on PostgreSQL).
+    round = Round(table=table, rules=table.rule_snapshot())
     play = Play(round=round, player=player, seat=1)
     stakes = stakes_of(last) if repeat_last and last is not None else {}
     if stakes and not _still_allowed(round, stakes):

@@ -198,39 +198,58 @@ def cache_bets(play: Play, bets: Iterable[Bet]) -> None:
 
 
 def insert_play(play: Play, bets: list[Bet]) -> list[Bet]:
-    """Store the new ``play`` and its new ``bets``; the bets as stored (with their ids).
+    """Store the new ``play`` and its new ``bets``, and its round first when that is new
+    too (a chip that opens the round); the bets as stored (with their ids).
 
-    On PostgreSQL one statement (data-modifying ``WITH`` queries: the bets take the play's
-    new id from its ``RETURNING``), so a chip that opens a round writes round, play and bet
-    in two statements instead of three; elsewhere ``save`` and ``bulk_create``."""
+    On PostgreSQL one statement (data-modifying ``WITH`` queries: the play takes the
+    round's new id, the bets the play's, from their ``RETURNING``), so a chip that opens
+    a round writes round, play and bet in one statement instead of three; elsewhere
+    ``save`` and ``bulk_create``."""
     connection = connections[play._state.db or "default"]
+    round = play.round
     if connection.vendor != "postgresql" or not bets:
+        if round._state.adding:
+            round.save(using=connection.alias)
+            play.round = round  # its new id
         play.save(using=connection.alias)
         return Bet.objects.using(connection.alias).bulk_create(bets) if bets else []
     quote = connection.ops.quote_name
-    fields = [field for field in Play._meta.concrete_fields if not field.primary_key]
-    params: list[Any] = [
-        field.get_db_prep_save(field.pre_save(play, True), connection) for field in fields
+    params: list[Any] = []
+    if round._state.adding:  # the round's own statement, its id for the play
+        opened = insert_statement([round], connection.alias)
+        rounds = f"r AS ({opened.sql} RETURNING id), "
+        params += opened.params
+        round_id, source = "r.id", " FROM r"
+    else:
+        rounds, round_id, source = "", "%s", ""
+        params.append(round.pk)
+    fields = [
+        field
+        for field in Play._meta.concrete_fields
+        if not field.primary_key and field.attname != "round_id"
     ]
+    params += [field.get_db_prep_save(field.pre_save(play, True), connection) for field in fields]
     for bet in bets:
         params += [bet.kind, bet.stake, bet.payout, bet.commission]
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
     sql = (
-        f"WITH p AS (INSERT INTO {quote(Play._meta.db_table)}"  # noqa: S608
-        f" ({', '.join(quote(field.column or '') for field in fields)})"
-        f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id),"
+        f"WITH {rounds}p AS (INSERT INTO {quote(Play._meta.db_table)}"  # noqa: S608
+        f" (round_id, {', '.join(quote(field.column or '') for field in fields)})"
+        f" SELECT {round_id}, {', '.join(['%s'] * len(fields))}{source}"
+        " RETURNING id, round_id),"
         f" b AS (INSERT INTO {quote(Bet._meta.db_table)} (play_id, kind, stake, payout, commission)"
         " SELECT p.id, v.kind, v.stake, v.payout, v.commission FROM p, (VALUES"
         f" {', '.join(['(%s, %s::bigint, %s::bigint, %s::bigint)'] * len(bets))})"
         " AS v (kind, stake, payout, commission) RETURNING play_id, id, kind)"
-        " SELECT play_id, id, kind FROM b"
+        " SELECT p.round_id, b.play_id, b.id, b.kind FROM b JOIN p ON p.id = b.play_id"
     )
     rows = fetch_rows(connection, sql, params)
-    ids = {kind: bet_id for _play_id, bet_id, kind in rows}
-    play.pk = rows[0][0]
-    for obj in [play, *bets]:
+    ids = {kind: bet_id for _round_id, _play_id, bet_id, kind in rows}
+    round.pk, play.pk = rows[0][0], rows[0][1]
+    for obj in [round, play, *bets]:
         obj._state.adding = False
         obj._state.db = connection.alias
+    play.round = round  # its new id
     for bet in bets:
         bet.play = play
         bet.pk = ids[bet.kind]

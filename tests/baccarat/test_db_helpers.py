@@ -204,6 +204,27 @@ def test_insert_play_stores_the_play_and_its_bets_as_the_orm_would(
     assert fields(alone) == fields(Play.objects.get(pk=alone.pk))
 
 
+def test_insert_play_stores_a_new_round_first_as_the_orm_would(
+    seated: Any, table: Table, django_assert_num_queries: Any
+) -> None:
+    """A chip that opens the round: round, play and bets in one statement on PostgreSQL
+    (three elsewhere), each as ``save`` would store it, the play on the new round."""
+    round = Round(table=table, rules=table.rule_snapshot())
+    play = Play(round=round, player=seated, seat=1, stake_total=500)
+    bets = [Bet(play=play, kind="banker", stake=500)]
+    statements = 1 if connection.vendor == "postgresql" else 3
+    with django_assert_num_queries(statements):
+        insert_play(play, bets)
+    assert round.pk is not None and not round._state.adding
+    assert play.round_id == round.pk and bets[0].play_id == play.pk
+    # The same values as stored (the state's default stays the enum, as after ``create``).
+    stored = Round.objects.get(pk=round.pk)
+    assert [field[:2] for field in fields(round)] == [field[:2] for field in fields(stored)]
+    assert round.rules == stored.rules and round.created_at is not None
+    assert fields(play) == fields(Play.objects.get(pk=play.pk))
+    assert [fields(bet) for bet in bets] == [fields(Bet.objects.get(play=play))]
+
+
 def test_insert_play_refuses_a_second_play_of_the_player_in_a_round(
     seated: Any, table: Table
 ) -> None:
