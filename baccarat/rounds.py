@@ -373,6 +373,7 @@ def _settle(
         if round.table.kind == Table.Kind.PRACTICE:
             # After the payout: a session that ends here returns the stack as it is now.
             practice_record(round, plays)
+            round.stacks_after = {}  # type: ignore[attr-defined]  # (it may have moved: read)
         fault_point("before_commit")
     fault_point("after_commit")
     # The settled plays with their bets, for a caller that shows the result at once.

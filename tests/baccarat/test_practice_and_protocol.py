@@ -46,9 +46,11 @@ def test_practice_session_end_to_end(client: Any, alice: Any) -> None:
             {"kind": "banker", "amount": 500},
             **HTMX,
         )
-        client.post(reverse("baccarat:table_deal", args=[table.slug]), {}, **HTMX)
+        dealt = client.post(reverse("baccarat:table_deal", args=[table.slug]), {}, **HTMX)
     session.refresh_from_db()
     assert session.state == PracticeSession.State.FINISHED
+    # The last DEAL's answer shows the stack after the session returned it: none.
+    assert '<span class="outcome">€0.00</span>' in dealt.content.decode().split('id="stack"')[1]
     assert session.hands_played == 10
     assert session.hands_won + session.hands_lost + session.hands_pushed == 10
     assert session.final_chips == 1000_00 + session.net
