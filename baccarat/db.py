@@ -131,6 +131,8 @@ def write_together(
     writes change. Elsewhere (SQLite) one statement after the other. A write that fails
     fails the caller's transaction, as a statement would."""
     connection = connections[db]
+    if not writes and read is None:
+        return [], []
     if connection.vendor != "postgresql":
         ids = []
         with connection.cursor() as cursor:

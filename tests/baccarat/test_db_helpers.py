@@ -368,6 +368,13 @@ def test_write_together_runs_the_writes_in_order_then_the_read(
     assert rows == expected
 
 
+def test_write_together_with_nothing_to_do_asks_nothing(
+    db: None, django_assert_num_queries: Any
+) -> None:
+    with django_assert_num_queries(0):
+        assert write_together("default", []) == ([], [])
+
+
 def test_a_write_that_fails_fails_them_all(seated: Any, table: Table) -> None:
     """The second open shoe of an owner stored before the first is finished: refused, and
     nothing of the statement stays."""
