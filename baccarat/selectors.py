@@ -520,7 +520,6 @@ def protocol_rows(plays: Iterable[Any]) -> list[ProtocolRow]:
     :data:`PROTOCOL_LINE_FIELDS`. The words, formats and links are looked up once for the
     page, not per line (25 lines cost about a third of the CPU)."""
     outcomes = {value: str(label) for value, label in Round.Outcome.choices}
-    practice = str(_("Practice"))
     when = get_format("SHORT_DATETIME_FORMAT")
     zone = get_current_timezone()
     # A round's page is the list's address and its id: protocol/ and protocol/<id>/.
@@ -538,9 +537,7 @@ def protocol_rows(plays: Iterable[Any]) -> list[ProtocolRow]:
                 round_id=line.round_id,
                 url=f"{base}{line.round_id}/",
                 when=dateformat.format(localtime(line.round__created_at, zone), when),
-                table=practice
-                if line.round__table__kind == Table.Kind.PRACTICE
-                else line.round__table__name,
+                table=_table_label(line.round__table__name, line.round__table__kind),
                 outcome=outcome,
                 stake=format_money(line.stake_total),
                 net=(
