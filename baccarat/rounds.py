@@ -347,7 +347,11 @@ def _settle(
         changed, locked_rows = write_together(round._state.db or "default", writes, accounts)
         if locked is not None and not changed[0]:
             raise _RowChanged()
-        stacks = {row["owner_id"]: row["balance"] for row in locked_rows if row["kind"] == "stack"}
+        stacks = {
+            row["owner_id"]: row["balance"]
+            for row in locked_rows
+            if row["kind"] == Account.Kind.STACK
+        }
         # Each player's stack once the settlement is posted.
         round.stacks_after = {  # type: ignore[attr-defined]
             play.player_id: stacks[play.player_id] + play.payout_total
