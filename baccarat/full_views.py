@@ -15,9 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django_htmx.http import HttpResponseClientRedirect
 
-from baccarat import chat, croupier, engine, full_state, seats, selectors
+from baccarat import card_names, chat, croupier, engine, full_state, seats, selectors
 from baccarat.errors import RoundError
 from baccarat.forms import BetForm, ChatForm, CutForm, EmptyForm, SitForm, add_domain_error
 from baccarat.models import Bet, Table
@@ -75,6 +76,7 @@ def render_full_table(
             just_dealt=just_dealt,
         ),
         "empty_note": _empty_note(state),
+        "words": _board_words(state),
     }
     if full_page:
         context["chat"] = chat.chat_view(
@@ -85,6 +87,20 @@ def render_full_table(
         context["chat_form"] = ChatForm()
     template = "baccarat/full_table.html" if full_page else "baccarat/full_table_update.html"
     return render(request, template, context)
+
+
+def _board_words(state: full_state.FullTableState) -> dict[str, str]:
+    """The board's words that take a plural or a context: its Jinja2 fragments mark text
+    only as ``_("…")``, the one form ``makemessages`` finds in a template."""
+    words = {"seconds_unit": pgettext("seconds", "s")}
+    shoe = state.shoe
+    if shoe is not None and shoe.burn_card:
+        words["burn"] = ngettext(
+            "Burn card: %(card)s; %(cards)s card put aside.",
+            "Burn card: %(card)s; %(cards)s cards put aside.",
+            shoe.burned_count,
+        ) % {"card": card_names.card_name(shoe.burn_card), "cards": shoe.burned_count}
+    return words
 
 
 def _empty_note(state: full_state.FullTableState) -> str:

@@ -8,6 +8,7 @@ app_name = "baccarat"
 
 urlpatterns = [
     path("tables/<slug:slug>/", views.table_view, name="table"),
+    path("tables/<slug:slug>/coups/", views.table_coups, name="table_coups"),
     path("tables/<slug:slug>/bet/", views.table_bet, name="table_bet"),
     path("tables/<slug:slug>/clear/", views.table_clear, name="table_clear"),
     path("tables/<slug:slug>/rebet/", views.table_rebet, name="table_rebet"),

@@ -24,6 +24,7 @@ from baccarat import (
     engine,
     exports,
     fairness,
+    full_state,
     full_views,
     rounds,
     selectors,
@@ -154,6 +155,32 @@ def table_view(request: HttpRequest, slug: str) -> HttpResponse:
     if table.kind == Table.Kind.FULL:
         return full_views.render_full_table(request, table, notices=notices)
     return _render_table(request, table, notices=notices)
+
+
+@login_required
+@require_GET
+def table_coups(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every coup of the shoe in play, with its cards: the statistics' table of coups,
+    fetched when the player opens it (a page of its own without JavaScript), not drawn
+    and sent with every DEAL."""
+    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    if table.kind == Table.Kind.FULL:
+        # Every browser at the table reads the same: kept per last round and language.
+        shown, key, cache = full_state.shared_shoe_results(table), f"t{table.pk}", "default"
+    else:
+        rounds = selectors.shoe_results(table=table, player=request.user)  # type: ignore[arg-type]
+        shown = rounds[-selectors.STATS_LENGTH :]
+        key, cache = f"t{table.pk}:p{request.user.pk}", "uncached"
+    context = {
+        "table": table,
+        "table_name": selectors.table_name(table),
+        "board": statistics.shoe_board(shown),
+        "board_key": key,
+        "board_cache": cache,
+    }
+    htmx = request.htmx  # type: ignore[attr-defined]
+    template = "baccarat/table_coups.html#coups" if htmx else "baccarat/table_coups.html"
+    return render(request, template, context)
 
 
 @login_required

@@ -79,6 +79,7 @@ MATRIX = {
     "wallet:limit": (None, POST_ONLY),
     "wallet:history": (None, SIGNED_IN),
     "baccarat:table": (lambda o: {"slug": o["table"].slug}, SIGNED_IN),
+    "baccarat:table_coups": (lambda o: {"slug": o["table"].slug}, SIGNED_IN),
     "baccarat:table_bet": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_clear": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_rebet": (lambda o: {"slug": o["table"].slug}, POST_ONLY),

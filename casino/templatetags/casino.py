@@ -1,12 +1,14 @@
-"""Template filters: money by the active locale (``wallet.formatting``), cards as words, roads."""
+"""Template filters: money by the active locale (``wallet.formatting``), cards as words, roads;
+and ``{% jinja %}``, a fragment of ``templates/jinja2/`` drawn with the page's context."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.template import engines
 from django.utils import translation
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from baccarat import card_names
 from wallet.formatting import format_money
@@ -68,3 +70,13 @@ def road_figure(road: Any, key: str) -> SafeString:
     """A road (:class:`baccarat.statistics.RoadView`) as its figure; ``key`` keeps the
     ids of its SVG unique on the page."""
     return road.figure(str(key))
+
+
+@register.simple_tag(takes_context=True)
+def jinja(context: template.Context, name: str, **extra: Any) -> SafeString:
+    """``{% jinja "baccarat/hands.html" oob=True %}``: the Jinja2 fragment ``name``
+    (:mod:`casino.jinja_env`) drawn with this template's context and ``extra``, as
+    ``{% include ... with ... %}`` would draw a Django template."""
+    values: dict[str, Any] = {**context.flatten(), **extra}  # type: ignore[dict-item]
+    fragment = engines["jinja2"].get_template(name)
+    return mark_safe(fragment.render(values, values.get("request")))  # noqa: S308  (autoescaped)

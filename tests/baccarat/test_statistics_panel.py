@@ -36,9 +36,16 @@ def test_the_panel_shows_counts_roads_asks_and_coups(
         assert f"<figcaption>{caption}</figcaption>" in panel
     assert panel.count('<svg role="img"') == 5
     assert "Ask Player" in panel and "Ask Banker" in panel
+    # The table of coups comes when it is opened: its own URL, for htmx and as a page.
+    coups_url = reverse("baccarat:table_coups", args=[cut_table.slug])
+    assert f'hx-get="{coups_url}"' in panel and f'href="{coups_url}"' in panel
+    assert "<tbody>" not in panel
+    coups = client.get(coups_url, **HTMX).content.decode()
+    assert "<html" not in coups
+    assert "<html" in client.get(coups_url).content.decode()
     for r in played:
-        assert r.player_cards in panel and r.banker_cards in panel
-        row = panel.split(f'<td class="num">{r.hand_number}</td>', 1)[1].split("</tr>", 1)[0]
+        assert r.player_cards in coups and r.banker_cards in coups
+        row = coups.split(f'<td class="num">{r.hand_number}</td>', 1)[1].split("</tr>", 1)[0]
         assert f'<span aria-hidden="true">{r.player_cards}</span>' in row
         assert f"({r.player_total})" in row and f"({r.banker_total})" in row
         assert r.get_outcome_display() in row and ("Natural" in row) == r.natural
@@ -67,6 +74,7 @@ def test_a_bet_does_not_render_the_panel_a_deal_does(
     # fill from it and draws the board once (the five roads, not ten).
     assert '<div class="before" data-previous></div>' in stats
     assert stats.count('<svg role="img"') == 5 and stats.count('class="coups"') == 1
+    assert "<tbody>" not in stats  # the coups' rows come when the table is opened
 
 
 def test_the_lobby_shows_each_tables_big_road(client: Any, seated: Any, table: Table) -> None:
@@ -193,9 +201,47 @@ def test_a_single_player_panel_is_drawn_uncached(client: Any, seated: Any, table
         asked = [call.args[1] for call in get.call_args_list + put.call_args_list]
         assert not [key for key in asked if "shoe_board" in key]
         rounds = shoe_results(table=table, player=seated)[-STATS_LENGTH:]
-        render_to_string(
-            "baccarat/parts/shoe_board.html",
-            results_context(rounds, key=f"t{table.pk}:p{seated.pk}", just_dealt=False),
-        )
+        context = results_context(rounds, key=f"t{table.pk}:p{seated.pk}", just_dealt=False)
+        render_to_string("baccarat/shoe_board.html", {**context, "table": table})
+        render_to_string("baccarat/parts/coups.html", context)
         asked = [call.args[1] for call in get.call_args_list]
         assert len([key for key in asked if "shoe_board" in key]) == 2
+
+
+def test_a_full_tables_coups_are_its_shoes_kept_per_last_round(client: Any, salon: Table) -> None:
+    """Every browser at a full table reads the same shoe: its coups are drawn once per
+    last round and language, and a visitor who is not seated may read them too."""
+    from unittest import mock
+
+    from django.core.cache import caches
+
+    from baccarat import croupier
+    from tests.baccarat.conftest import make_player, ready, sit
+
+    anna = sit(salon, "anna", 1)
+    round = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    dealt = Round.objects.get(pk=round.pk)
+    assert dealt.state == Round.State.SETTLED
+    client.force_login(make_player("watcher"))
+    url = reverse("baccarat:table_coups", args=[salon.slug])
+    kind = type(caches["default"])
+    with mock.patch.object(kind, "set", autospec=True, side_effect=kind.set) as put:
+        first = client.get(url, **HTMX).content.decode()
+        again = client.get(url, **HTMX).content.decode()
+    assert f'<td class="num">{dealt.hand_number}</td>' in first and dealt.player_cards in first
+    assert again == first
+    assert len([c for c in put.call_args_list if "shoe_board_coups" in c.args[1]]) == 1
+
+
+def test_coups_of_another_players_practice_table_are_not_found(client: Any, alice, bob) -> None:
+    from tests.baccarat.conftest import practice_for
+
+    session = practice_for(alice)
+    client.force_login(bob)
+    url = reverse("baccarat:table_coups", args=[session.table.slug])
+    assert client.get(url, **HTMX).status_code == 404
+    assert client.get(reverse("baccarat:table_coups", args=["no-such-table"])).status_code == 404
+    client.force_login(alice)
+    assert "No coups yet." in client.get(url, **HTMX).content.decode()
