@@ -68,8 +68,18 @@ def save_statements(objects: Sequence[Model], fields: list[str]) -> list[Stateme
     manager = type(objects[0])._default_manager.using(db)
     if len(objects) == 1:
         (obj,) = objects
-        values = {name: getattr(obj, name) for name in fields}
-        return [update_statement(manager.filter(pk=obj.pk), **values)]
+        by_pk = _update_by_pk(type(obj), tuple(fields), db)
+        values = [getattr(obj, field.attname) for field in by_pk.fields] if by_pk else []
+        if by_pk is None or any(hasattr(value, "resolve_expression") for value in values):
+            # An expression (F(), a subquery) among the values: the ORM compiles it.
+            named = {name: getattr(obj, name) for name in fields}
+            return [update_statement(manager.filter(pk=obj.pk), **named)]
+        params = [
+            field.get_db_prep_save(value, connection)
+            for field, value in zip(by_pk.fields, values, strict=True)
+        ]
+        params.append(type(obj)._meta.pk.get_db_prep_value(obj.pk, connection))
+        return [Statement(by_pk.sql, params, by_pk.key)]
     if connection.vendor == "postgresql":
         return [_update_from_values(connection, objects, fields)]
     meta = type(objects[0])._meta
@@ -87,6 +97,31 @@ def save_statements(objects: Sequence[Model], fields: list[str]) -> list[Stateme
             case = Cast(case, output_field=field)
         cases[field.attname] = case
     return [update_statement(manager.filter(pk__in=[obj.pk for obj in objects]), **cases)]
+
+
+class _UpdateByPk(NamedTuple):
+    sql: str
+    fields: list[Field[Any, Any]]
+    key: str
+
+
+@cache
+def _update_by_pk(model: type[Model], names: tuple[str, ...], db: str) -> _UpdateByPk | None:
+    """``UPDATE <table> SET <column> = %s, ... WHERE <table>.<pk> = %s`` for ``names``
+    of ``model``, written once per model, fields and database: the statement the ORM
+    builds for ``filter(pk=...).update(...)`` of plain values (the ORM spent about 0.15 ms
+    of CPU building it each time, four times a round). None where the ORM adds more
+    than that: a field with a placeholder of its own, or a model with parents."""
+    connection = connections[db]
+    meta = model._meta
+    fields = [cast("Field[Any, Any]", meta.get_field(name)) for name in names]
+    if meta.parents or any(hasattr(field, "get_placeholder") for field in fields):
+        return None
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql = f"UPDATE {table} SET {assignments} WHERE {table}.{quote(meta.pk.column)} = %s"  # noqa: S608  (the model's names)
+    return _UpdateByPk(sql, fields, _key(model, connection))
 
 
 def update_statement(queryset: QuerySet[Any], **values: Any) -> Statement:

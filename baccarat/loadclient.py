@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import math
 import re
-from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import httpx
@@ -81,35 +80,34 @@ def refusal(text: str) -> str | None:
     return " ".join(html.unescape(TAGS.sub(" ", refused.group(1))).split())
 
 
-class _FormFields(HTMLParser):
-    """The named inputs that belong to one form: inside it, or outside with ``form=``."""
-
-    def __init__(self, form_id: str) -> None:
-        super().__init__()
-        self.form_id = form_id
-        self.inside = False
-        self.fields: dict[str, str] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = {name: value or "" for name, value in attrs}
-        if tag == "form" and found.get("id") == self.form_id:
-            self.inside = True
-        elif tag != "input" or not found.get("name") or found.get("type") == "submit":
-            return
-        elif found.get("form") == self.form_id or (self.inside and "form" not in found):
-            self.fields[found["name"]] = found.get("value", "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self.inside = False
+# The start tags of forms and inputs, and the end of a form: all that form_fields reads.
+# Our own markup, so a regular expression over the tags does what a full HTML parser did
+# at a quarter of the client's CPU (the client shares the server's cores in a bench).
+FORM_TAGS = re.compile(r"<(form|input)\b([^>]*)>|</form\s*>", re.I)
+ATTRIBUTE = re.compile(r'([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|([^\s>]+)))?')
 
 
 def form_fields(text: str, form_id: str) -> dict[str, str]:
-    """The values an HTML answer gives the form ``form_id`` (CSRF token left out)."""
-    parser = _FormFields(form_id)
-    parser.feed(text)
-    parser.fields.pop("csrfmiddlewaretoken", None)
-    return parser.fields
+    """The values an HTML answer gives the form ``form_id`` (CSRF token left out): its
+    named inputs (not submit buttons), inside it or outside with ``form=``."""
+    fields: dict[str, str] = {}
+    inside = False
+    for tag in FORM_TAGS.finditer(text):
+        if tag.group(1) is None:
+            inside = False
+            continue
+        found = {
+            match[1].lower(): html.unescape(match[2] or match[3] or match[4] or "")
+            for match in ATTRIBUTE.finditer(tag.group(2))
+        }
+        if tag.group(1).lower() == "form":
+            inside = found.get("id") == form_id
+        elif not found.get("name") or found.get("type") == "submit":
+            continue
+        elif found.get("form") == form_id or (inside and "form" not in found):
+            fields[found["name"]] = found.get("value", "")
+    fields.pop("csrfmiddlewaretoken", None)
+    return fields
 
 
 def percentiles(values: list[float]) -> dict[str, float | int | None]:

@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from baccarat import card_names
+from casino import jinja_env
 from wallet.formatting import format_money
 
 register = template.Library()
@@ -78,5 +79,6 @@ def jinja(context: template.Context, name: str, **extra: Any) -> SafeString:
     (:mod:`casino.jinja_env`) drawn with this template's context and ``extra``, as
     ``{% include ... with ... %}`` would draw a Django template."""
     values: dict[str, Any] = {**context.flatten(), **extra}  # type: ignore[dict-item]
+    values["gettext"] = jinja_env.active_gettext()
     fragment = engines["jinja2"].get_template(name)
     return mark_safe(fragment.render(values, values.get("request")))  # noqa: S308  (autoescaped)

@@ -431,3 +431,44 @@ def test_player_plays_can_lock_the_open_shoe(table: Table, racers: Any) -> None:
     (taken,) = racers.run([try_lock])
     assert isinstance(taken, Shoe)
     assert not player_plays(table=table, player_id=player.pk, count=1)[0].open_shoe.locked
+
+
+def test_one_object_is_the_update_the_orm_would_run(seated: Any, table: Table) -> None:
+    """A single row's ``UPDATE`` is written once per model and fields: the same statement
+    and parameters as the ORM's for dates, JSON, text, booleans and a foreign key, and
+    it stores what the object holds, nulls included (the ORM writes those as ``NULL``)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    round = betting.round_open(table=table, player=seated)
+    other = betting.round_open(table=Table.objects.create(name="B", slug="b"), player=seated)
+    round.locked_at = timezone.now() - timedelta(seconds=3)
+    round.settled_at = timezone.now()
+    round.rules = {"decks": 1, "tie_pays": 8, "note": "ä"}
+    round.player_cards, round.natural, round.void_reason = "AS 9H", True, "x"
+    round.table = other.table
+    names = ["locked_at", "settled_at", "rules", "player_cards", "natural", "table"]
+    (written,) = save_statements([round], [*names, "void_reason"])
+    orm = update_statement(
+        Round.objects.filter(pk=round.pk),
+        **{name: getattr(round, name) for name in [*names, "void_reason"]},
+    )
+    assert (written.sql, written.key) == (orm.sql, orm.key)
+    assert [str(p) for p in written.params] == [str(p) for p in orm.params]
+    round.locked_at = round.settled_at = None
+    save_all([round], names)
+    stored = Round.objects.get(pk=round.pk)
+    assert [getattr(stored, name) for name in names] == [getattr(round, name) for name in names]
+    assert stored.void_reason == ""  # not among the fields written
+
+
+def test_one_object_with_an_expression_is_the_orms_update(seated: Any, table: Table) -> None:
+    from django.db.models import F
+
+    round = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=round, player=seated, kind="tie", amount=100)
+    bet = Bet.objects.get()
+    bet.stake = F("stake") + 200
+    save_all([bet], ["stake"])
+    assert Bet.objects.get(pk=bet.pk).stake == 300
