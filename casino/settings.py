@@ -140,6 +140,9 @@ TEMPLATES = [
     },
 ]
 
+# Django's form and widget templates drawn by Jinja2, the admin's own by Django's engine.
+FORM_RENDERER = "casino.forms_renderer.FormRenderer"
+
 # Database: SQLite (WAL, immediate transactions) unless DATABASE_URL says otherwise.
 # synchronous=FULL syncs the WAL on every commit, so a committed round survives a power
 # cut, not only a killed process; NORMAL is faster and loses the last commits on power
