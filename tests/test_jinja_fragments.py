@@ -64,3 +64,22 @@ def test_cached_keeps_a_fragment_under_djangos_key(fragment):
     with mock.patch.object(type(caches["uncached"]), "get", return_value=None) as get:
         out = draw('{% call cached(60, "f", 1, using="uncached") %}x{% endcall %}', fragment)
     assert out == "x" and get.called
+
+
+def test_a_responses_fragments_share_one_masked_csrf_token_the_next_its_own(fragment):
+    from django.middleware.csrf import _unmask_cipher_token
+    from django.test import RequestFactory
+
+    fragment.write_text("{{ csrf_input }}")
+    engines["jinja2"].env.cache.clear()
+    secret = "a" * 32
+    requests = [RequestFactory().get("/"), RequestFactory().get("/")]
+    drawn = []
+    for request in requests:
+        request.META["CSRF_COOKIE"] = secret
+        page = Template(TAG + TAG).render(Context({"request": request}))
+        first, second = page[: len(page) // 2], page[len(page) // 2 :]
+        assert first == second and 'name="csrfmiddlewaretoken"' in first
+        drawn.append(first.split('value="')[1].split('"')[0])
+    assert drawn[0] != drawn[1]  # each response masks anew
+    assert {_unmask_cipher_token(token) for token in drawn} == {secret}
