@@ -100,6 +100,8 @@ def save_statements(objects: Sequence[Model], fields: list[str]) -> list[Stateme
 
 
 class _UpdateByPk(NamedTuple):
+    """A statement written once: its SQL and the fields whose values it takes."""
+
     sql: str
     fields: list[Field[Any, Any]]
     key: str
@@ -137,10 +139,43 @@ def _key(model: type[Model], connection: BaseDatabaseWrapper, alias: str = "") -
     return f"{alias or quote(model._meta.db_table)}.{quote(model._meta.pk.column or '')}"
 
 
+@cache
+def _insert_by_rows(model: type[Model], rows: int, db: str) -> _UpdateByPk | None:
+    """``INSERT INTO <table> (<columns>) VALUES (%s, ...), ...`` for ``rows`` new rows of
+    ``model``, written once per model, row count and database (the ORM spent about
+    0.3 ms of CPU building it, three times a round). None where the ORM adds more: a
+    field with a placeholder of its own, or a model with parents."""
+    connection = connections[db]
+    meta = model._meta
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    if meta.parents or any(hasattr(field, "get_placeholder") for field in fields):
+        return None
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"  # noqa: S608  (the model's names)
+    return _UpdateByPk(sql, fields, _key(model, connection))
+
+
 def insert_statement(objects: Sequence[Model], db: str = "default") -> Statement:
     """What ``bulk_create(objects)`` runs for new rows of one model, built by the ORM but
     not run (one statement for all of them; :func:`write_together` answers their ids)."""
     model = type(objects[0])
+    written = _insert_by_rows(model, len(objects), db)
+    if written is not None:
+        connection = connections[db]
+        params = []
+        for obj in objects:
+            for field in written.fields:
+                value = field.pre_save(obj, add=True)  # as the ORM: auto_now_add and the like
+                if hasattr(value, "resolve_expression"):
+                    params = None  # an expression (a database default): the ORM compiles it
+                    break
+                params.append(field.get_db_prep_save(value, connection))
+            if params is None:
+                break
+        if params is not None:
+            return Statement(written.sql, params, written.key)
     query = InsertQuery(model)
     query.insert_values(
         [field for field in model._meta.concrete_fields if not field.primary_key], list(objects)

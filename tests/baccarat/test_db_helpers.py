@@ -472,3 +472,32 @@ def test_one_object_with_an_expression_is_the_orms_update(seated: Any, table: Ta
     bet.stake = F("stake") + 200
     save_all([bet], ["stake"])
     assert Bet.objects.get(pk=bet.pk).stake == 300
+
+
+def test_new_rows_are_stored_as_the_orms_insert_would_store_them(
+    seated: Any, table: Table, cut_table: Table
+) -> None:
+    """The written-out ``INSERT`` (once per model and row count) stores what the ORM's
+    ``bulk_create`` stores: dates set by ``auto_now_add``, JSON, text, nulls, foreign
+    keys; ``write_together`` answers the new ids in order."""
+    rows = [
+        Round(table=table, rules=table.rule_snapshot(), player_cards="AS 9H", natural=True),
+        Round(table=cut_table, rules={"decks": 8, "note": "ä"}, hand_number=3),
+    ]
+    (statement,) = [insert_statement(rows)]
+    ((ids,), _) = write_together("default", [statement])
+    orm = Round.objects.bulk_create(
+        [
+            Round(table=table, rules=table.rule_snapshot(), player_cards="AS 9H", natural=True),
+            Round(table=cut_table, rules={"decks": 8, "note": "ä"}, hand_number=3),
+        ]
+    )
+    ours = {row.pk: row for row in Round.objects.filter(pk__in=ids)}
+    theirs = {row.pk: row for row in Round.objects.filter(pk__in=[row.pk for row in orm])}
+    assert len(ids) == 2 and ids[0] < ids[1]
+    skip = {"id", "created_at"}
+    for mine, other in zip([ours[i] for i in ids], [theirs[row.pk] for row in orm], strict=True):
+        assert [f for f in fields(mine) if f[0] not in skip] == [
+            f for f in fields(other) if f[0] not in skip
+        ]
+    assert all(row.created_at is not None for row in rows)  # set on the objects, as the ORM
