@@ -26,7 +26,7 @@ from baccarat.db import (
     open_shoe_of,
     save_all,
     save_statements,
-    update_statement,
+    update_row,
     write_together,
 )
 from baccarat.errors import RoundError
@@ -155,11 +155,15 @@ def lock_betting_round(
     # read the round leaves it as it is, and this lock is undone.
     lock_write = len(writes)
     writes.append(
-        update_statement(
-            Round.objects.filter(pk=round.pk, state=Round.State.BETTING),
-            state=Round.State.LOCKED,
-            locked_at=round.locked_at,
-            **{name: getattr(round, name) for name in fields},
+        update_row(
+            Round,
+            round.pk,
+            {
+                "state": Round.State.LOCKED,
+                "locked_at": round.locked_at,
+                **{name: getattr(round, name) for name in fields},
+            },
+            where={"state": Round.State.BETTING},
         )
     )
     if stack is not None:
@@ -408,9 +412,11 @@ def _claim(locked: Round, completion: str) -> Statement:
     the rest of the settle. It changes no row when the row changed meanwhile (voided,
     completed by the server): the caller starts again from the row."""
     fields = _mark_settled(locked, completion)
-    return update_statement(
-        Round.objects.filter(pk=locked.pk, state=Round.State.LOCKED, dealt_at__isnull=True),
-        **{name: getattr(locked, name) for name in fields},
+    return update_row(
+        Round,
+        locked.pk,
+        {name: getattr(locked, name) for name in fields},
+        where={"state": Round.State.LOCKED, "dealt_at": None},
     )
 
 
@@ -422,9 +428,7 @@ def _reveal_statement(round: Round) -> Statement | None:
         return None
     if shoe.hands_dealt != 1:
         return None
-    return update_statement(
-        Shoe.objects.filter(pk=shoe.pk, revealed_at__isnull=True), revealed_at=timezone.now()
-    )
+    return update_row(Shoe, shoe.pk, {"revealed_at": timezone.now()}, where={"revealed_at": None})
 
 
 def _reveal_shoe(round: Round) -> None:

@@ -501,3 +501,34 @@ def test_new_rows_are_stored_as_the_orms_insert_would_store_them(
             f for f in fields(other) if f[0] not in skip
         ]
     assert all(row.created_at is not None for row in rows)  # set on the objects, as the ORM
+
+
+def test_a_conditional_row_update_is_the_orms_and_changes_nothing_when_the_row_moved(
+    seated: Any, table: Table
+) -> None:
+    from django.utils import timezone
+
+    from baccarat.db import update_row
+
+    round = betting.round_open(table=table, player=seated)
+    values = {"recovery_note": "noted", "settled_at": timezone.now(), "hand_number": 7}
+    where = {"state": Round.State.BETTING, "hand_number": round.hand_number, "dealt_at": None}
+    ours = update_row(Round, round.pk, values, where=where)
+    orm = update_statement(
+        Round.objects.filter(
+            pk=round.pk,
+            state=Round.State.BETTING,
+            hand_number=round.hand_number,
+            dealt_at__isnull=True,
+        ),
+        **values,
+    )
+    assert sorted(map(str, ours.params)) == sorted(map(str, orm.params))
+    assert "IS NULL" in ours.sql and ours.key == orm.key
+    assert write_together("default", [ours])[0] == [[round.pk]]
+    stored = Round.objects.get(pk=round.pk)
+    assert (stored.recovery_note, stored.hand_number) == ("noted", 7)
+    # The row no longer matches (its hand number moved): the same update changes nothing.
+    again = update_row(Round, round.pk, {"recovery_note": "again"}, where=where)
+    assert write_together("default", [again])[0] == [[]]
+    assert Round.objects.get(pk=round.pk).recovery_note == "noted"
