@@ -197,19 +197,18 @@ def insert_statement(objects: Sequence[Model], db: str = "default") -> Statement
     model = type(objects[0])
     written = _insert_by_rows(model, len(objects), db)
     if written is not None:
-        connection = connections[db]
-        params = []
-        for obj in objects:
-            for field in written.fields:
-                value = field.pre_save(obj, add=True)  # as the ORM: auto_now_add and the like
-                if hasattr(value, "resolve_expression"):
-                    params = None  # an expression (a database default): the ORM compiles it
-                    break
-                params.append(field.get_db_prep_save(value, connection))
-            if params is None:
-                break
-        if params is not None:
+        # As the ORM prepares each value: pre_save (auto_now_add and the like), then
+        # get_db_prep_save.
+        values = [field.pre_save(obj, add=True) for obj in objects for field in written.fields]
+        if not any(hasattr(value, "resolve_expression") for value in values):
+            connection = connections[db]
+            fields = written.fields * len(objects)
+            params = [
+                field.get_db_prep_save(value, connection)
+                for field, value in zip(fields, values, strict=True)
+            ]
             return Statement(written.sql, params, written.key)
+        # An expression among them (a database default): the ORM compiles it.
     query = InsertQuery(model)
     query.insert_values(
         [field for field in model._meta.concrete_fields if not field.primary_key], list(objects)
