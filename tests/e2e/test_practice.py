@@ -55,6 +55,13 @@ def test_practice_session_of_ten_hands(page, signed_in, money, ledger):
         expect(beads).to_have_count(hand)
         expect(busy).to_have_count(0)
 
+    # The table of every coup, with its cards, comes when it is opened.
+    coups = page.locator("#shoe-stats details.coups:not(.before details.coups)")
+    expect(coups.locator("tbody tr")).to_have_count(0)
+    coups.locator("summary").click()
+    expect(coups.locator("tbody tr")).to_have_count(10)
+    expect(coups.locator("tbody tr").first.locator("td.num")).to_have_text("1")
+
     # The session is over after ten hands; no more betting.
     expect(page.locator("#btn-deal")).to_have_count(0)
     page.locator("#board a[href^='/practice/']").click()
