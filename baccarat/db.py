@@ -96,6 +96,18 @@ class _Written(NamedTuple):
     key: str
 
 
+def _written_out(meta: Any, fields: Sequence[Field[Any, Any]]) -> bool:
+    """Whether a statement written out here is the ORM's: not where a field has a
+    placeholder of its own or the model has parents (the ORM adds to those)."""
+    return not meta.parents and not any(hasattr(field, "get_placeholder") for field in fields)
+
+
+def _any_expression(values: Iterable[Any]) -> bool:
+    """An expression (``F()``, a subquery, a database default) among ``values``: those
+    the ORM compiles."""
+    return any(hasattr(value, "resolve_expression") for value in values)
+
+
 def update_row(
     model: type[Model],
     pk: Any,
@@ -107,14 +119,10 @@ def update_row(
     """``model.objects.filter(pk=pk, **where).update(**values)``, built but not run:
     the same statement, written once per model, fields and conditions (the ORM spent
     about 0.15-0.3 ms of CPU building it each time, seven times a round). A condition
-    ``None`` is ``IS NULL``. Values with an expression (``F()``, a subquery) go through
-    the ORM."""
+    ``None`` is ``IS NULL``. Values with an expression go through the ORM."""
     where = where or {}
     written = _update_row(model, tuple(values), tuple((k, v is None) for k, v in where.items()), db)
-    plain = written is not None and not any(
-        hasattr(value, "resolve_expression") for value in values.values()
-    )
-    if written is None or not plain:
+    if written is None or _any_expression(values.values()):
         lookups = {
             (f"{k}__isnull" if v is None else k): (True if v is None else v)
             for k, v in where.items()
@@ -142,12 +150,11 @@ def _update_row(
     model: type[Model], names: tuple[str, ...], conditions: tuple[tuple[str, bool], ...], db: str
 ) -> _Written | None:
     """``UPDATE <table> SET <column> = %s, ... WHERE <table>.<pk> = %s [AND <column> = %s
-    | IS NULL ...]``. None where the ORM adds more than that: a field with a placeholder
-    of its own, or a model with parents."""
+    | IS NULL ...]``; None where the ORM's is more (:func:`_written_out`)."""
     connection = connections[db]
     meta = model._meta
     fields = [cast("Field[Any, Any]", meta.get_field(name)) for name in names]
-    if meta.parents or any(hasattr(field, "get_placeholder") for field in fields):
+    if not _written_out(meta, fields):
         return None
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
@@ -177,12 +184,12 @@ def _key(model: type[Model], connection: BaseDatabaseWrapper, alias: str = "") -
 def _insert_by_rows(model: type[Model], rows: int, db: str) -> _Written | None:
     """``INSERT INTO <table> (<columns>) VALUES (%s, ...), ...`` for ``rows`` new rows of
     ``model``, written once per model, row count and database (the ORM spent about
-    0.3 ms of CPU building it, three times a round). None where the ORM adds more: a
-    field with a placeholder of its own, or a model with parents."""
+    0.3 ms of CPU building it, three times a round); None where the ORM's is more
+    (:func:`_written_out`)."""
     connection = connections[db]
     meta = model._meta
     fields = [field for field in meta.concrete_fields if not field.primary_key]
-    if meta.parents or any(hasattr(field, "get_placeholder") for field in fields):
+    if not _written_out(meta, fields):
         return None
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
@@ -200,7 +207,7 @@ def insert_statement(objects: Sequence[Model], db: str = "default") -> Statement
         # As the ORM prepares each value: pre_save (auto_now_add and the like), then
         # get_db_prep_save.
         values = [field.pre_save(obj, add=True) for obj in objects for field in written.fields]
-        if not any(hasattr(value, "resolve_expression") for value in values):
+        if not _any_expression(values):
             connection = connections[db]
             fields = written.fields * len(objects)
             params = [
@@ -208,7 +215,6 @@ def insert_statement(objects: Sequence[Model], db: str = "default") -> Statement
                 for field, value in zip(fields, values, strict=True)
             ]
             return Statement(written.sql, params, written.key)
-        # An expression among them (a database default): the ORM compiles it.
     query = InsertQuery(model)
     query.insert_values(
         [field for field in model._meta.concrete_fields if not field.primary_key], list(objects)

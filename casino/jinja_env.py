@@ -9,8 +9,8 @@ them stay Django templates and take a fragment with ``{% jinja "name" %}``
 
 The fragments use what the Django templates use: Django's translations (``_("…")``, the
 one form ``makemessages`` finds in a template; ``|format(...)`` fills its placeholders),
-the same filters, ``url()`` for ``{% url %}`` and ``csrf_input`` for ``{% csrf_token %}``,
-and ``cached()`` for ``{% cache %}``.
+the same filters (one registry), ``url()`` for ``{% url %}``, ``csrf_input`` for
+``{% csrf_token %}`` and ``cached()`` for ``{% cache %}``.
 """
 
 from __future__ import annotations
@@ -70,15 +70,6 @@ def environment(**options: Any) -> Environment:
         translation.gettext, translation.ngettext, newstyle=False
     )
     env.globals.update(url=url, cached=cached)
-    env.filters.update(
-        money=filters.money,
-        signed_money=filters.signed_money,
-        units=filters.units,
-        units_plain=filters.units_plain,
-        card_name=filters.card_name,
-        cards_named=filters.cards_named,
-        percent_of=filters.percent_of,
-        road_figure=filters.road_figure,
-        slugify=slugify,
-    )
+    # The Django templates' own filters (casino/templatetags/casino.py), one registry for both.
+    env.filters.update(filters.register.filters, slugify=slugify)
     return env

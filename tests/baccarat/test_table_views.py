@@ -236,3 +236,17 @@ def test_an_edit_below_the_minimum_shows_the_buy_in_panel_open(
     assert answer.status_code == 200
     panel = answer.content.split(b'id="buy-in"', 1)
     assert len(panel) == 2 and b" open" in answer.content.split(b"<details", 1)[1][:80]
+
+
+def test_a_deals_answer_carries_the_result_in_words_for_a_screen_reader(
+    client_alice: Any, table: Table
+) -> None:
+    from wallet.formatting import format_money
+
+    _bet(client_alice, table)
+    answer = client_alice.post(_url("table_deal", table), {}, **HTMX).content.decode()
+    play = Play.objects.select_related("round").get()
+    said = answer.split('<template id="reveal-announcement">', 1)[1].split("</template>", 1)[0]
+    assert said.startswith("Player: ") and f"total {play.round.player_total}." in said
+    assert f"total {play.round.banker_total}." in said
+    assert said.endswith(f"Net: {format_money(play.net, sign=True)}.")
