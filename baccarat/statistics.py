@@ -9,6 +9,7 @@ board, its fragments are cached per last settled round and language.
 
 from __future__ import annotations
 
+import hashlib
 import html
 from dataclasses import dataclass
 from functools import cached_property
@@ -176,6 +177,16 @@ class ShoeBoard:
     @property
     def last_round_id(self) -> int:
         return self.rounds[-1].pk if self.rounds else 0
+
+    @cached_property
+    def digest(self) -> str:
+        """A short digest of every coup with its cards: the key of the cached table of coups.
+        Ids alone are not enough: a database restored or recreated hands the same round ids
+        out again while the cache (Redis) still holds what the old ones showed."""
+        shown = "|".join(
+            f"{r.pk}:{r.hand_number}:{r.player_cards}:{r.banker_cards}" for r in self.rounds
+        )
+        return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 
     @cached_property
     def signature(self) -> str:

@@ -165,7 +165,8 @@ def table_coups(request: HttpRequest, slug: str) -> HttpResponse:
     and sent with every DEAL."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     if table.kind == Table.Kind.FULL:
-        # Every browser at the table reads the same: kept per last round and language.
+        # Every browser at the table reads the same: kept per what it shows (a digest of
+        # the coups and their cards) and language.
         shown, key, cache = full_state.shared_shoe_results(table), f"t{table.pk}", "default"
     else:
         rounds = selectors.shoe_results(table=table, player=request.user)  # type: ignore[arg-type]

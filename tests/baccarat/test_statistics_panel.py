@@ -208,9 +208,12 @@ def test_a_single_player_panel_is_drawn_uncached(client: Any, seated: Any, table
         assert len([key for key in asked if "shoe_board" in key]) == 2
 
 
-def test_a_full_tables_coups_are_its_shoes_kept_per_last_round(client: Any, salon: Table) -> None:
+def test_a_full_tables_coups_are_its_shoes_kept_per_what_they_show(
+    client: Any, salon: Table
+) -> None:
     """Every browser at a full table reads the same shoe: its coups are drawn once per
-    last round and language, and a visitor who is not seated may read them too."""
+    shoe as it stands (its coups and their cards) and language, and a visitor who is not
+    seated may read them too."""
     from unittest import mock
 
     from django.core.cache import caches
@@ -233,6 +236,30 @@ def test_a_full_tables_coups_are_its_shoes_kept_per_last_round(client: Any, salo
     assert f'<td class="num">{dealt.hand_number}</td>' in first and dealt.player_cards in first
     assert again == first
     assert len([c for c in put.call_args_list if "shoe_board_coups" in c.args[1]]) == 1
+
+
+def test_a_full_tables_cached_coups_follow_the_cards_not_only_the_ids(
+    client: Any, salon: Table
+) -> None:
+    """A database recreated or restored hands the same round ids out again while Redis
+    still holds what the old rounds showed: the cached table of coups is keyed on the
+    coups' cards, so the new cards are shown."""
+    from baccarat import croupier
+    from tests.baccarat.conftest import make_player, ready, sit
+
+    anna = sit(salon, "anna", 1)
+    round = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    client.force_login(make_player("watcher"))
+    url = reverse("baccarat:table_coups", args=[salon.slug])
+    dealt = Round.objects.get(pk=round.pk)
+    assert dealt.player_cards in client.get(url, **HTMX).content.decode()
+    # The same id, other cards (what a recreated database may hold under it).
+    other = "QS 7D" if dealt.player_cards != "QS 7D" else "JC 8D"
+    Round.objects.filter(pk=round.pk).update(player_cards=other)
+    shown = client.get(url, **HTMX).content.decode()
+    assert other in shown and dealt.player_cards not in shown
 
 
 def test_coups_of_another_players_practice_table_are_not_found(client: Any, alice, bob) -> None:
