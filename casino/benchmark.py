@@ -162,21 +162,33 @@ class CpuMeter:
     listening socket, and one of them may have taken most of the connections."""
 
     groups: dict[str, list[int]]
-    marks: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)
+    # Per group and process: its CPU seconds at each phase's edges.
+    marks: dict[tuple[str, str], dict[str, dict[int, float]]] = field(default_factory=dict)
 
     def mark(self, phase: str, edge: str) -> None:
-        taken = {name: processes.cpu_seconds(pids) for name, pids in self.groups.items()}
+        if "database" in self.groups:
+            # Backends come and go (a pool grows under load): the ones there now. One
+            # opened during the phase counts from zero; one that ended counts in the
+            # postmaster's time once it is reaped.
+            self.groups["database"] = processes.postgres_pids()
+        taken = {
+            name: {pid: processes.cpu_seconds([pid]) for pid in pids}
+            for name, pids in self.groups.items()
+        }
         web = self.groups.get("web", [])
         if len(web) > 1:
-            taken |= {f"web {pid}": processes.cpu_seconds([pid]) for pid in web}
-        taken["client"] = time.process_time()
+            taken |= {f"web {pid}": {pid: taken["web"][pid]} for pid in web}
+        taken["client"] = {os.getpid(): time.process_time()}
         self.marks[(phase, edge)] = taken
 
     def used(self, phase: str) -> dict[str, float]:
         start, end = self.marks.get((phase, "start")), self.marks.get((phase, "end"))
         if not start or not end:
             return {}
-        return {name: end[name] - start[name] for name in end}
+        return {
+            name: sum(cpu - start.get(name, {}).get(pid, 0.0) for pid, cpu in taken.items())
+            for name, taken in end.items()
+        }
 
 
 def database_connections() -> int | None:

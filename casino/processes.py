@@ -133,10 +133,18 @@ def discover(
                 elif " beat" in command:
                     found.beat = descendants([child], parents)
     if database:
-        found.database = [
-            pid for pid in parents if _read(PROC / str(pid) / "comm").strip() == "postgres"
-        ]
+        found.database = postgres_pids(parents)
     return found
+
+
+def postgres_pids(parents: dict[int, int] | None = None) -> list[int]:
+    """PostgreSQL's processes on this machine: the postmaster and its backends (a pool
+    opens backends as the load grows, so who they are changes during a run)."""
+    return [
+        pid
+        for pid in (parents if parents is not None else _parents())
+        if _read(PROC / str(pid) / "comm").strip() == "postgres"
+    ]
 
 
 def cpu_seconds(pids: list[int]) -> float:

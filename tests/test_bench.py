@@ -109,3 +109,30 @@ def test_the_cpu_meter_splits_several_web_processes() -> None:
     single.mark("rounds", "start")
     single.mark("rounds", "end")
     assert set(single.used("rounds")) == {"web", "client"}  # one process: no split
+
+
+def test_cpu_meter_counts_database_backends_opened_during_a_phase(monkeypatch: Any) -> None:
+    """A pool opens PostgreSQL backends as the load grows: one born during the phase
+    counts from zero (the meter once counted only the backends there at its start)."""
+    import subprocess
+    import sys
+
+    from casino import processes
+    from casino.benchmark import CpuMeter
+
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+    there: list[int] = []
+    monkeypatch.setattr(processes, "postgres_pids", lambda parents=None: list(there))
+    meter = CpuMeter({"database": []})
+    meter.mark("rounds", "start")
+    backend = subprocess.Popen([sys.executable, "-c", burn + "time.sleep(30)"])
+    try:
+        there.append(backend.pid)
+        deadline = time.monotonic() + 10
+        while processes.cpu_seconds([backend.pid]) < 0.3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        meter.mark("rounds", "end")
+    finally:
+        backend.kill()
+        backend.wait()
+    assert meter.used("rounds")["database"] >= 0.25
