@@ -4,7 +4,7 @@
 shows: counts and shares, each coup with its cards, the five roads laid out for SVG, and
 what each derived road would show next (Ask Player / Ask Banker). The panel is rendered
 only with a page or when a coup ends; at a full table, whose browsers all draw the same
-board, its fragments are cached per last settled round and language.
+board, its fragments are cached per what they show (the coups, their cards) and language.
 """
 
 from __future__ import annotations
@@ -168,15 +168,11 @@ class ShoeBoard:
     :func:`~baccarat.selectors.coups`).
 
     Computed when first read: where the panel's fragments are cached (a full table), a
-    cached panel needs nothing but its keys (``last_round_id``, ``signature``).
+    cached panel needs nothing but its keys (``digest``, ``signature``).
     """
 
     def __init__(self, rounds: list[Any]) -> None:
         self.rounds = rounds
-
-    @property
-    def last_round_id(self) -> int:
-        return self.rounds[-1].pk if self.rounds else 0
 
     @cached_property
     def digest(self) -> str:
