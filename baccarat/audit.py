@@ -2,15 +2,16 @@
 
 ``audit_all()`` runs the wallet's own checks (``wallet.audit``) and these: every
 finished round left nothing in escrow, each settled play staked and was paid in the
-ledger exactly what its bets say, and each void round gave back what its reversals
-say. ``manage.py audit_ledger`` prints the result.
+ledger exactly what its bets say, each void round gave back what its reversals say, and
+every play names its round's table (the copy the hot reads walk, ``Play.table``).
+``manage.py audit_ledger`` prints the result.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum
 
 from baccarat.models import Bet, Play, Reversal, Round
 from wallet.audit import AuditReport, audit_ledger_report
@@ -85,6 +86,15 @@ def round_checks() -> tuple[int, list[str]]:
                 f"round {key[0]}, player {key[1]}: money moved without a play in the round"
             )
     violations += void_checks()
+    violations += [
+        f"round {round_id}, player {player_id}: the play names table {table_id}, "
+        f"the round table {round_table}"
+        for round_id, player_id, table_id, round_table in Play.objects.exclude(
+            table_id=F("round__table_id")
+        )
+        .values_list("round_id", "player_id", "table_id", "round__table_id")
+        .order_by("round_id")
+    ]
     rounds_checked = Round.objects.filter(state__in=finished).count()
     return rounds_checked, violations
 

@@ -49,7 +49,7 @@ def round_open(*, table: Table, player: User, repeat_last: bool = False) -> Roun
 
 def last_stakes(*, table: Table, player: User) -> Stakes:
     last = (
-        Play.objects.filter(player=player, round__table=table, round__state=Round.State.SETTLED)
+        Play.objects.filter(player=player, table=table, round__state=Round.State.SETTLED)
         .order_by("-round_id")
         .prefetch_related("bets")
         .first()
@@ -244,7 +244,7 @@ def open_from_layout(
     last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
     # Stored with the play and its bets (one statement on PostgreSQL).
     round = Round(table=table, rules=table.rule_snapshot())
-    play = Play(round=round, player=player, seat=1)
+    play = Play(round=round, table=table, player=player, seat=1)
     stakes = stakes_of(last) if repeat_last and last is not None else {}
     if stakes and not _still_allowed(round, stakes):
         stakes = {}

@@ -163,7 +163,7 @@ def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
     if found:
         play = found[0]
     else:  # the table's lock is held: nobody else creates it meanwhile
-        play = Play.objects.create(round=round, player=player, seat=seat.number)
+        play = Play.objects.create(round=round, table=table, player=player, seat=seat.number)
         db.cache_bets(play, [])
     play.round = round
     if play.decision:

@@ -512,7 +512,7 @@ def _player_plays_sql(db: str, lock_shoe: bool) -> str:
         f" JOIN {quote(Round._meta.db_table)} r ON r.id = p.round_id"
         f" LEFT JOIN (SELECT * FROM {quote(Shoe._meta.db_table)}"
         f" WHERE player_id = %s AND table_id = %s AND NOT is_finished{lock}) s ON TRUE"
-        " WHERE p.player_id = %s AND r.table_id = %s AND r.state <> %s"
+        " WHERE p.player_id = %s AND p.table_id = %s AND r.state <> %s"
         " ORDER BY p.round_id DESC LIMIT %s"
     )
 
@@ -561,15 +561,24 @@ def _player_coups_sql(db: str, names: tuple[str, ...], last_shoe: bool) -> str:
     connection = connections[db]
     quote = connection.ops.quote_name
     rounds, plays = quote(Round._meta.db_table), quote(Play._meta.db_table)
-    settled = (
-        f"FROM {rounds} r JOIN {plays} p ON p.round_id = r.id"
-        " WHERE r.table_id = %s AND r.state = %s AND p.player_id = %s"
-    )
-    shoe = f" AND r.shoe_id IN (SELECT r.shoe_id {settled} ORDER BY r.id DESC LIMIT 1)"
+    columns = _coups_columns(names)[0].sql(connection)
+    # Each read's cost is the rows it shows, not the table's history, and its plan needs
+    # no statistics: the player's plays at the table walked newest first along the index
+    # play_player_table_round, each round by its key; the last shoe's rounds found by
+    # their shoe (a scalar subquery, its shoe found that way once).
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
+    mine = (
+        f"FROM {plays} p JOIN {rounds} r ON r.id = p.round_id"
+        " WHERE p.player_id = %s AND p.table_id = %s AND r.state = %s"
+    )
+    if not last_shoe:
+        return f"SELECT {columns} {mine} ORDER BY p.round_id DESC LIMIT %s"
     return (
-        f"SELECT {_coups_columns(names)[0].sql(connection)} {settled}"
-        f"{shoe if last_shoe else ''} ORDER BY r.id DESC LIMIT %s"
+        f"SELECT {columns} FROM {rounds} r"  # noqa: S608
+        f" JOIN {plays} p ON p.round_id = r.id AND p.player_id = %s"
+        " WHERE r.state = %s"
+        f" AND r.shoe_id = (SELECT r.shoe_id {mine} ORDER BY p.round_id DESC LIMIT 1)"
+        " ORDER BY r.id DESC LIMIT %s"
     )
 
 
@@ -591,12 +600,10 @@ def player_coups(
     ORM's rows on SQLite and PostgreSQL."""
     connection = connections[db]
     columns, row = _coups_columns(names)
-    params: list[Any] = [table.pk, Round.State.SETTLED.value, player_id]
-    found = fetch_rows(
-        connection,
-        _player_coups_sql(db, names, last_shoe),
-        params + (params if last_shoe else []) + [count],
-    )
+    settled = Round.State.SETTLED.value
+    mine: list[Any] = [player_id, table.pk, settled]
+    params = [player_id, settled, *mine] if last_shoe else mine
+    found = fetch_rows(connection, _player_coups_sql(db, names, last_shoe), [*params, count])
     return [row(*columns.convert(connection, values)) for values in found]
 
 

@@ -356,7 +356,14 @@ class Round(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["state", "locked_at"], name="round_state_locked"),
+            # The recovery sweep's and /health/'s unfinished rounds. Only those: a settled
+            # round leaves it, so the settle writes one index less, and no read of settled
+            # rounds can be planned through an index of nearly every round.
+            models.Index(
+                fields=["state", "locked_at"],
+                condition=Q(state__in=["betting", "locked"]),
+                name="round_open_state",
+            ),
             models.Index(fields=["table", "-created_at"], name="round_table_recent"),
             models.Index(
                 fields=["shoe"],
@@ -388,6 +395,15 @@ class Play(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="plays"
     )
+    # The round's table, kept beside the player: "my latest plays at this table" (the
+    # layout on every chip and DEAL, the statistics, the protocol's table filter) is one
+    # ordered index walk (play_player_table_round), whatever the table's history and
+    # whether or not PostgreSQL has statistics. Through the round alone that read took
+    # every round of the table. Its own index would serve nothing (PROTECT's check on
+    # deleting a table, which rounds refuse first).
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="+", db_index=False, editable=False
+    )
     seat = models.PositiveSmallIntegerField(_("seat"), default=1)
     stake_total = models.BigIntegerField(_("stake"), default=0)
     payout_total = models.BigIntegerField(_("paid"), default=0)
@@ -415,6 +431,7 @@ class Play(models.Model):
         ]
         indexes = [
             models.Index(fields=["player", "-created_at"], name="play_player_recent"),
+            models.Index(fields=["player", "table", "round"], name="play_player_table_round"),
             models.Index(
                 fields=["player"], condition=Q(server_notice=True), name="play_server_notice"
             ),

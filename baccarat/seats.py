@@ -91,7 +91,7 @@ def seat_leave(*, table: Table, player: User, reason: str = "left") -> int:
 def _committed(table: Table, player: User) -> bool:
     """Whether the player's stake sits in a round of this table that is not final."""
     return Play.objects.filter(
-        round__table=table,
+        table=table,
         round__state__in=[Round.State.BETTING, Round.State.LOCKED],
         player=player,
         decision=Play.Decision.DEAL,
@@ -102,7 +102,7 @@ def _stand_up(table: Table, seat: Seat, reason: str) -> int:
     """Remove the seat, withdraw open bets and cash the stack out (table locked)."""
     player = seat.player
     for play in Play.objects.filter(
-        round__table=table, round__state=Round.State.BETTING, player=player
+        table=table, round__state=Round.State.BETTING, player=player
     ).prefetch_related("bets"):
         if play.decision != Play.Decision.DEAL:
             write_stakes(play=play, stakes={})

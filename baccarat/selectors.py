@@ -472,7 +472,7 @@ def protocol_plays(
     else:  # what a line of the list shows, as named rows (no models built)
         plays = plays.values_list(*PROTOCOL_LINE_FIELDS, named=True)  # type: ignore[assignment]
     if table is not None:  # a table's id
-        plays = plays.filter(round__table_id=table)
+        plays = plays.filter(table_id=table)
     if date_from is not None:
         plays = plays.filter(round__created_at__date__gte=date_from)
     if date_to is not None:

@@ -98,3 +98,14 @@ def test_settlement_not_matching_bets_is_reported(played, alice):
 def test_stake_not_matching_play_is_reported(played, bob):
     Play.objects.filter(round=played, player=bob).update(stake_total=6_00)
     assert any("play says 600" in line for line in audit_ledger())
+
+
+def test_a_play_naming_another_table_than_its_rounds_is_reported(played, bob):
+    from baccarat.models import Table
+
+    elsewhere = Table.objects.create(name="Elsewhere", slug="elsewhere")
+    Play.objects.filter(round=played, player=bob).update(table=elsewhere)
+    assert [line for line in audit_ledger() if "names table" in line] == [
+        f"round {played.pk}, player {bob.pk}: the play names table {elsewhere.pk}, "
+        f"the round table {played.table_id}"
+    ]

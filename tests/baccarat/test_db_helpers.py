@@ -73,7 +73,10 @@ def test_several_objects_of_every_field_type_are_written_as_given(
     written out, without a ``CASE`` per field and row): what is stored is what the objects
     hold, and nothing else changes."""
     round = betting.round_open(table=table, player=seated)
-    plays = [Play.objects.get(round=round), Play.objects.create(round=round, player=bob, seat=2)]
+    plays = [
+        Play.objects.get(round=round),
+        Play.objects.create(round=round, table=table, player=bob, seat=2),
+    ]
     plays[0].payout_total, plays[0].balance_after, plays[0].server_notice = 975, None, True
     plays[1].payout_total, plays[1].balance_after, plays[1].server_notice = 0, 12_345, False
     plays[0].decision, plays[1].decision = "deal", ""
@@ -97,7 +100,7 @@ def test_with_bets_reads_plays_and_their_bets_in_one_query(
     round = betting.round_open(table=table, player=seated)
     betting.bet_place(round=round, player=seated, kind="tie", amount=200)
     betting.bet_place(round=round, player=seated, kind="player", amount=100)
-    Play.objects.create(round=round, player=bob, seat=2)  # a play without bets
+    Play.objects.create(round=round, table=table, player=bob, seat=2)  # a play without bets
     with django_assert_num_queries(1):
         plays = with_bets(Play.objects.filter(round=round).order_by("player_id"))
         loaded = {play.player_id: list(play.bets.all()) for play in plays}
@@ -185,7 +188,7 @@ def test_insert_play_stores_the_play_and_its_bets_as_the_orm_would(
     """A new play with its bets: one statement on PostgreSQL (two elsewhere); what it
     leaves on the objects is what is stored, and the bets belong to the play."""
     round = Round.objects.create(table=table, rules=table.rule_snapshot())
-    play = Play(round=round, player=seated, seat=1, stake_total=300)
+    play = Play(round=round, table=table, player=seated, seat=1, stake_total=300)
     bets = [Bet(play=play, kind="player", stake=100), Bet(play=play, kind="tie", stake=200)]
     statements = 1 if connection.vendor == "postgresql" else 2
     with django_assert_num_queries(statements):
@@ -198,7 +201,7 @@ def test_insert_play_stores_the_play_and_its_bets_as_the_orm_would(
     assert {bet.play_id for bet in stored} == {play.pk}
     # Without bets it is the play's own insert.
     other = Round.objects.create(table=table, rules=table.rule_snapshot())
-    alone = Play(round=other, player=seated, seat=1)
+    alone = Play(round=other, table=table, player=seated, seat=1)
     with django_assert_num_queries(1):
         assert insert_play(alone, []) == []
     assert fields(alone) == fields(Play.objects.get(pk=alone.pk))
@@ -210,7 +213,7 @@ def test_insert_play_stores_a_new_round_first_as_the_orm_would(
     """A chip that opens the round: round, play and bets in one statement on PostgreSQL
     (three elsewhere), each as ``save`` would store it, the play on the new round."""
     round = Round(table=table, rules=table.rule_snapshot())
-    play = Play(round=round, player=seated, seat=1, stake_total=500)
+    play = Play(round=round, table=table, player=seated, seat=1, stake_total=500)
     bets = [Bet(play=play, kind="banker", stake=500)]
     statements = 1 if connection.vendor == "postgresql" else 3
     with django_assert_num_queries(statements):
@@ -230,7 +233,7 @@ def test_insert_play_refuses_a_second_play_of_the_player_in_a_round(
 ) -> None:
     """The play's constraints hold for the one statement too: nothing of it is stored."""
     round = betting.round_open(table=table, player=seated)
-    twin = Play(round=round, player=seated, seat=1, stake_total=100)
+    twin = Play(round=round, table=table, player=seated, seat=1, stake_total=100)
     with pytest.raises(IntegrityError), transaction.atomic():
         insert_play(twin, [Bet(play=twin, kind="player", stake=100)])
     assert Play.objects.filter(round=round).count() == 1

@@ -31,7 +31,9 @@ def new_round(table: Table, state: str = Round.State.BETTING) -> Round:
 
 
 def add_play(round: Round, player: User, *, stake: int = 0, payout: int = 0) -> Play:
-    play = Play.objects.create(round=round, player=player, stake_total=stake, payout_total=payout)
+    play = Play.objects.create(
+        round=round, table=round.table, player=player, stake_total=stake, payout_total=payout
+    )
     if stake:
         Bet.objects.create(play=play, kind=Bet.Kind.PLAYER, stake=stake, payout=payout)
     return play

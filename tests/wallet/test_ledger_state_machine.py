@@ -127,7 +127,11 @@ class LedgerMachine(RuleBasedStateMachine):
                 "banker": stake + stake * 95 // 100,
             }[outcome]
             play = Play.objects.create(
-                round=self.round, player=player, stake_total=stake, payout_total=payout
+                round=self.round,
+                table=self.table,
+                player=player,
+                stake_total=stake,
+                payout_total=payout,
             )
             Bet.objects.create(play=play, kind=Bet.Kind.BANKER, stake=stake, payout=payout)
             wallet_settle(

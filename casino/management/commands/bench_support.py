@@ -136,6 +136,7 @@ class Command(BaseCommand):
                 {
                     "id": f"{first_round - 1} + g",
                     "round_id": f"{first_round - 1} + g",
+                    "table_id": str(table.pk),
                     "player_id": f"{first_user.pk} + g % {players}",
                     "seat": "1",
                     "stake_total": "500",
