@@ -184,6 +184,10 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=5
         )
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, with bulk writes and collected deletes cut into statements of
+        # at most 65,535 values bound by the server (casino/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "casino.postgresql"
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # A SQLite file given by URL (crash tests share the test database) keeps WAL
         # mode and immediate transactions.

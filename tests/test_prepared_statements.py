@@ -19,7 +19,8 @@ from baccarat.models import Table
 def _options(**env: str) -> dict[str, object]:
     script = (
         "import json; from casino import settings;"
-        " print(json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
+        " default = settings.DATABASES['default'];"
+        " print(json.dumps({**default.get('OPTIONS', {}), 'ENGINE': default['ENGINE']}))"
     )
     run = subprocess.run(
         [sys.executable, "-c", script],
@@ -35,6 +36,7 @@ def _options(**env: str) -> dict[str, object]:
 def test_postgresql_prepares_statements_unless_told_not_to() -> None:
     on = _options(DATABASE_PREPARED_STATEMENTS="")
     assert on["server_side_binding"] is True and on["prepare_threshold"] == 5
+    assert on["ENGINE"] == "casino.postgresql"  # statements cut to what the server binds
     off = _options(DATABASE_PREPARED_STATEMENTS="0")
     assert "server_side_binding" not in off and "prepare_threshold" not in off
 
@@ -53,3 +55,31 @@ def test_a_statement_run_again_is_planned_once_on_postgresql() -> None:
         prepared = [row[0] for row in cursor.fetchall()]
     assert prepared and all("$1" in statement for statement in prepared)
     assert not any("no-such-table" in statement for statement in prepared)
+
+
+@pytest.mark.django_db
+def test_more_rows_than_a_statement_may_bind_are_written_and_deleted_in_batches() -> None:
+    """With the values bound by the server a statement carries at most 65,535 of them
+    (the protocol counts them in 16 bits). Django's PostgreSQL backend counts on no limit:
+    ``bulk_create`` sent every row in one statement and a delete that collects (the chat
+    purge: each message takes its reports along) asked for every message's reports in
+    one. The project's backend cuts both into batches that fit."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from baccarat import chat
+    from baccarat.models import ChatMessage
+    from casino.accounts.models import User
+
+    table = Table.objects.create(name="Salon", slug="salon", kind=Table.Kind.FULL, seats=8)
+    player = User.objects.create_user(username="chatty", password="pw-for-tests-1")
+    old = timezone.now() - timedelta(days=400)
+    count = 70_000  # 70,000 rows of 5 values, and 70,000 ids, are both beyond 65,535
+    ChatMessage.objects.bulk_create(
+        ChatMessage(table=table, player=player, seat=1, text="hi", created_at=old)
+        for _ in range(count)
+    )
+    assert ChatMessage.objects.count() == count
+    assert chat.chat_purge() == count
+    assert not ChatMessage.objects.exists()
