@@ -24,14 +24,19 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 BUSY_RETRY_AFTER_SECONDS = 5
 
 
+class Busy(Exception):
+    """The server has no room for this request now (every password slot of the process
+    stayed taken past its wait, ``casino.accounts.hashers``): a 503, like a busy database."""
+
+
 def database_busy(error: BaseException | None) -> bool:
-    """Whether ``error`` (or what it was raised from) says the database is busy rather
-    than broken: every pooled connection stayed taken past the pool's wait, or SQLite's
-    write lock past its timeout."""
+    """Whether ``error`` (or what it was raised from) says the server is busy rather
+    than broken: every pooled connection stayed taken past the pool's wait, SQLite's
+    write lock past its timeout, or a ``Busy`` of our own."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))
-        if isinstance(error, PoolTimeout):
+        if isinstance(error, PoolTimeout | Busy):
             return True
         if isinstance(error, sqlite3.OperationalError) and "database is locked" in str(error):
             return True

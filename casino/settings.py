@@ -213,9 +213,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    # Django's Argon2 and PBKDF2 (the same stored hashes), hashing in a few slots per
+    # process without holding a pooled connection (casino/accounts/hashers.py).
+    "casino.accounts.hashers.Argon2PasswordHasher",
+    "casino.accounts.hashers.PBKDF2PasswordHasher",
 ]
+# Password hashes run at once per process and how long a login waits for one before it
+# gets the 503 page. Django's Argon2 hashes in 8 threads: one slot per 8 cores, at least one.
+CASINO_PASSWORD_SLOTS = env_int("CASINO_PASSWORD_SLOTS", max(1, (os.cpu_count() or 1) // 8))
+CASINO_PASSWORD_WAIT_SECONDS = env_int("CASINO_PASSWORD_WAIT_SECONDS", 30)
 if env_bool("CASINO_FAST_PASSWORD_HASHER", False):
     # Tests only: Argon2 is deliberately slow.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -49,8 +49,8 @@ def test_lockout_is_per_account(client, alice, bob):
 
 @override_settings(
     PASSWORD_HASHERS=[
-        "django.contrib.auth.hashers.Argon2PasswordHasher",
-        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "casino.accounts.hashers.Argon2PasswordHasher",
+        "casino.accounts.hashers.PBKDF2PasswordHasher",
     ]
 )
 def test_passwords_are_hashed_with_argon2():
