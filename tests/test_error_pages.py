@@ -16,6 +16,7 @@ from psycopg_pool import PoolTimeout
 from casino.errors import BUSY_RETRY_AFTER_SECONDS, database_busy
 from casino.urls import handler500  # noqa: F401 (this module is the tests' URLconf)
 from casino.urls import urlpatterns as project_urlpatterns
+from tests.pools import pool_of_one
 
 
 def _boom(request):
@@ -147,40 +148,27 @@ def test_a_locked_sqlite_database_is_busy():
 def test_a_real_pool_timeout_is_recognised_as_busy():
     """A pool of one connection, held by another thread: the next request for a
     connection waits out the pool's timeout and fails the way ``database_busy`` knows."""
-    from django.db.backends.postgresql.base import DatabaseWrapper
-
-    params = {**connection.settings_dict, "CONN_MAX_AGE": 0}
-    pool = {"min_size": 1, "max_size": 1, "timeout": 0.2}
-    params["OPTIONS"] = {**params.get("OPTIONS", {}), "pool": pool}
-    version = connection.pg_version
-
-    def wrapper() -> DatabaseWrapper:
-        busy = DatabaseWrapper(params, alias="busy-test")
-        busy.__dict__["pg_version"] = version  # asking would take a second pooled connection
-        return busy
-
     taken, release = threading.Event(), threading.Event()
 
-    def hold():
-        holder = wrapper()
-        holder.ensure_connection()
-        taken.set()
-        release.wait(10)
-        holder.close()
+    with pool_of_one("busy-test") as wrapper:
 
-    thread = threading.Thread(target=hold)
-    thread.start()
-    try:
-        assert taken.wait(10)
-        with pytest.raises(OperationalError) as raised:
-            wrapper().ensure_connection()
-        assert database_busy(raised.value)
-    finally:
-        release.set()
-        thread.join()
-        opened = DatabaseWrapper._connection_pools.pop("busy-test", None)
-        if opened is not None:
-            opened.close()
+        def hold():
+            holder = wrapper()
+            holder.ensure_connection()
+            taken.set()
+            release.wait(10)
+            holder.close()
+
+        thread = threading.Thread(target=hold)
+        thread.start()
+        try:
+            assert taken.wait(10)
+            with pytest.raises(OperationalError) as raised:
+                wrapper().ensure_connection()
+            assert database_busy(raised.value)
+        finally:
+            release.set()
+            thread.join()
 
 
 def test_expired_csrf_token_asks_for_a_reload(alice):

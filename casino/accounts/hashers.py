@@ -8,9 +8,9 @@ behind them waited out the pool and got "the casino is busy".
 
 So a hash runs in one of a few slots per process (``CASINO_PASSWORD_SLOTS``, one per 8
 cores by default: Django's Argon2 hashes in 8 threads, so more would only share the same
-cores and multiply the memory), and
-gives its pooled connection back to the pool first, so a login waiting for a slot or
-hashing holds none; the next query takes one again. A login that waits longer than
+cores and multiply the memory), and gives its pooled connection back to the pool first,
+so a login waiting for a slot or hashing holds none; the next query takes one again
+(inside a transaction the connection stays). A login that waits longer than
 ``CASINO_PASSWORD_WAIT_SECONDS`` for a slot gets the 503 page (``casino.errors.Busy``).
 Stored hashes are unchanged: the algorithms keep their names.
 """

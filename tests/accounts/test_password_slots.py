@@ -22,6 +22,7 @@ from django.urls import reverse
 from casino.accounts import hashers
 from casino.errors import BUSY_RETRY_AFTER_SECONDS
 from tests.conftest import PASSWORD
+from tests.pools import pool_of_one
 
 OURS = [
     "casino.accounts.hashers.Argon2PasswordHasher",
@@ -130,19 +131,7 @@ def test_a_connection_of_its_own_stays_open():
 def test_a_pooled_connection_goes_back_to_the_pool_unless_a_transaction_is_open():
     """A pool of one: after the release another request gets the connection at once;
     inside a transaction the connection is kept."""
-    from django.db.backends.postgresql.base import DatabaseWrapper
-
-    params = {**connection.settings_dict, "CONN_MAX_AGE": 0}
-    pool = {"min_size": 1, "max_size": 1, "timeout": 0.2}
-    params["OPTIONS"] = {**params.get("OPTIONS", {}), "pool": pool}
-    version = connection.pg_version
-
-    def wrapper() -> DatabaseWrapper:
-        pooled = DatabaseWrapper(params, alias="slots-test")
-        pooled.__dict__["pg_version"] = version  # asking would take a second connection
-        return pooled
-
-    try:
+    with pool_of_one("slots-test") as wrapper:
         hashing, waiting = wrapper(), wrapper()
         hashing.ensure_connection()
         hashing.in_atomic_block = True
@@ -154,7 +143,3 @@ def test_a_pooled_connection_goes_back_to_the_pool_unless_a_transaction_is_open(
         waiting.ensure_connection()  # the pool's only connection, without a wait
         assert waiting.connection is not None
         waiting.close()
-    finally:
-        opened = DatabaseWrapper._connection_pools.pop("slots-test", None)
-        if opened is not None:
-            opened.close()
