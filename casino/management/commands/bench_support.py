@@ -4,7 +4,8 @@ player and date range and a player's protocol page, through the real views.
     python manage.py bench_support --rounds 1000000
 
 Data is generated inside PostgreSQL with generate_series (a million rounds load in
-well under a minute) under a dedicated table and players named ``bench-*``; it is
+well under a minute) under a dedicated table and players named ``bench-support-*`` (not
+``bench-<i>``, the players ``manage.py bench`` keeps in the same database); it is
 removed afterwards unless ``--keep`` is given.
 """
 
@@ -30,7 +31,7 @@ from casino.accounts.models import User
 
 SLUG = "bench-table"
 UNUSABLE = make_password(None)
-PREFIX = "bench-"
+PREFIX = "bench-support-"
 
 
 def _insert_select(model: type[Model], expressions: dict[str, str], series: str) -> None:
@@ -104,8 +105,12 @@ class Command(BaseCommand):
             first_user = User.objects.filter(username__startswith=PREFIX).order_by("pk").first()
             assert first_user is not None
             with connection.cursor() as cursor:
+                # After the rows already there; a full table's round has several plays,
+                # so the plays' ids run ahead of the rounds'.
                 cursor.execute("SELECT COALESCE(MAX(id), 0) FROM baccarat_round")
                 first_round = cursor.fetchone()[0] + 1
+                cursor.execute("SELECT COALESCE(MAX(id), 0) FROM baccarat_play")
+                first_play = cursor.fetchone()[0] + 1
             now = timezone.now()
             # Spread over a year; each player plays every `players`-th round.
             seconds = f"(g::bigint * 31536000) / {max(rounds, 1)}"
@@ -134,7 +139,7 @@ class Command(BaseCommand):
             _insert_select(
                 Play,
                 {
-                    "id": f"{first_round - 1} + g",
+                    "id": f"{first_play - 1} + g",
                     "round_id": f"{first_round - 1} + g",
                     "table_id": str(table.pk),
                     "player_id": f"{first_user.pk} + g % {players}",
@@ -151,7 +156,7 @@ class Command(BaseCommand):
             _insert_select(
                 Bet,
                 {
-                    "play_id": f"{first_round - 1} + g",
+                    "play_id": f"{first_play - 1} + g",
                     "kind": "'banker'",
                     "stake": "500",
                     "payout": "CASE WHEN g % 2 = 0 THEN 975 ELSE 0 END",
@@ -173,7 +178,7 @@ class Command(BaseCommand):
 
     def _measure(self, *, table: Table, first_round: int, repeat: int) -> None:
         staff, _ = User.objects.get_or_create(
-            username=f"{PREFIX}support", defaults={"is_staff": True}
+            username=f"{PREFIX}staff", defaults={"is_staff": True}
         )
         staff.is_superuser = True
         staff.save()
