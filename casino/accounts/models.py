@@ -6,6 +6,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import connections, models
+from django.db.models.functions import Upper
 from django.utils.translation import gettext_lazy as _
 
 # (model, database alias) -> the statement, field names and converters of a read by pk.
@@ -100,6 +101,11 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+        indexes = [
+            # Names are compared without case (sign-up's "already taken", support's search
+            # by player): without it each such lookup reads every account.
+            models.Index(Upper("username"), name="user_username_upper"),
+        ]
 
     def __str__(self) -> str:
         return self.username

@@ -39,7 +39,7 @@ def round_search(
     if round_id:
         plays = plays.filter(round_id=round_id)
     if table is not None:
-        plays = plays.filter(round__table=table)
+        plays = plays.filter(table=table)  # a play keeps its round's table
     if date_from:
         plays = plays.filter(created_at__gte=_day_start(date_from))
     if date_to:

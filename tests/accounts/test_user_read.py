@@ -61,3 +61,18 @@ def test_a_signed_in_request_reads_its_user_once(client, alice):
         assert client.get("/health/live/").status_code == 200
     reads = [q["sql"] for q in queries.captured_queries if "accounts_user" in q["sql"]]
     assert len(reads) == 1 and "username" in reads[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_a_name_without_case_is_found_by_its_index(alice):
+    """Sign-up's "already taken" and support's search by player compare names without case
+    (``UPPER(username)``): the index on that expression answers them, not a read of every
+    account (sequential scans discouraged, so the plan shows whether the index fits)."""
+    user_model = get_user_model()
+    query = user_model.objects.filter(username__iexact="ALICE").only("pk").query
+    sql, params = query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "user_username_upper" in plan, plan
