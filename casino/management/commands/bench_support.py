@@ -16,6 +16,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
@@ -56,6 +57,12 @@ def _insert_select(model: type[Model], expressions: dict[str, str], series: str)
         cursor.execute(sql, params)
 
 
+def _as_production() -> override_settings:
+    """Measure as production runs: no per-query debug bookkeeping; the test client's
+    host answered whatever ALLOWED_HOSTS the environment gives."""
+    return override_settings(DEBUG=False, ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"])
+
+
 class Command(BaseCommand):
     help = "Load many rounds and time the support search and the protocol page."
 
@@ -77,7 +84,7 @@ class Command(BaseCommand):
             first_round = (
                 Round.objects.filter(table=table).order_by("pk").values_list("pk", flat=True)[0]
             )
-            with override_settings(DEBUG=False):
+            with _as_production():
                 self._measure(table=table, first_round=first_round, repeat=options["repeat"])
             return
         self._cleanup()
@@ -88,8 +95,7 @@ class Command(BaseCommand):
             f"in {time.perf_counter() - started:.1f} s"
         )
         try:
-            # Measure as production runs: no per-query debug bookkeeping.
-            with override_settings(DEBUG=False):
+            with _as_production():
                 self._measure(table=table, first_round=first_round, repeat=options["repeat"])
         finally:
             if not options["keep"]:
