@@ -113,7 +113,9 @@ def round_reverse_settled(*, round: Round) -> list[Reversal]:
     to the house as far as the stack and the wallet hold it (the rest written off)."""
     table = round.table
     plays = _staked_plays(round)
-    house = wallet.house_account(table=table)  # a push may never have opened it
+    houses = {  # a push may never have opened one
+        play.player_id: wallet.house_account(player=play.player, table=table) for play in plays
+    }
     stacks = {
         play.player_id: wallet.stack_account(player=play.player, table=table) for play in plays
     }
@@ -125,7 +127,7 @@ def round_reverse_settled(*, round: Round) -> list[Reversal]:
     # Every account the void touches, locked at once in primary-key order (as the
     # wallet's ``post`` locks): no cash-out or rebuy can spend from them until the void
     # commits, and none can deadlock with it.
-    ids = [house.pk, *(a.pk for a in stacks.values()), *(a.pk for a in purses.values())]
+    ids = [a.pk for accounts in (houses, stacks, purses) for a in accounts.values()]
     locked = {
         account.pk: account
         for account in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")
@@ -134,6 +136,7 @@ def round_reverse_settled(*, round: Round) -> list[Reversal]:
     for play in plays:
         player = play.player
         stake, payout = play.stake_total, play.payout_total
+        house = locked[houses[player.pk].pk]
         stack = locked[stacks[player.pk].pk]
         purse = locked[purses[player.pk].pk] if purses else None
         split = take_back_split(

@@ -170,11 +170,11 @@ def lock_betting_round(
         for play in to_post:
             play.balance_before = stack
         writes += save_statements(to_post, ["balance_before"])
-    # The stakes go to escrow last: the table's escrow account is one row that every
-    # round at the table writes, so its lock is held from here to the commit only, not
-    # while the cards are drawn (and, at a table that reshuffles every coup, the next
-    # shoe shuffled). One stake's accounts are locked with the writes above (the rows
-    # read under the lock serve one posting); several stakes lock their own.
+    # The stakes go to escrow last: the ledger's row locks (each player's own stack and
+    # escrow) are held from here to the commit only, not while the cards are drawn (and,
+    # at a table that reshuffles every coup, the next shoe shuffled). One stake's
+    # accounts are locked with the writes above (the rows read under the lock serve one
+    # posting); several stakes lock their own.
     accounts = None
     if len(to_post) == 1:
         accounts = wallet.accounts_lock(table=round.table, players=[to_post[0].player], house=False)
@@ -338,9 +338,9 @@ def _settle(
         if reveal is not None:
             writes.append(reveal)
         # The round was LOCKED when this transaction took its row: never settled before,
-        # every reference new. Posted last, as the lock's stakes are: the table's escrow
-        # and house accounts are rows every round at the table writes, locked from here
-        # to the commit (a practice table's, its own, also by the session's end) only.
+        # every reference new. Posted last, as the lock's stakes are: the players' stacks,
+        # escrows and houses are locked from here to the commit only (at a practice
+        # table also by the session's end, which returns the stack's chips).
         accounts = (
             wallet.accounts_lock(
                 table=round.table, players=[play.player for play in plays], house=True

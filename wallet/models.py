@@ -3,6 +3,13 @@
 Every balance change is a ``Transaction`` whose ``Entry`` rows sum to zero.
 ``Account.balance`` caches the sum of an account's entries and is updated in
 the same database transaction; ``manage.py audit_ledger`` proves both.
+
+A player's play at a table has three accounts of its own: the stack, the stakes in play
+(escrow) and the house's side (house). A round moves money only between the accounts of
+its players, so players at one table never wait for each other's row locks; what the
+house won at a table is the sum of its house accounts there. (Databases from before
+migration 0003 also keep one escrow and one house account per table with no owner: the
+escrow emptied by that migration, the house holding what it won before.)
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ class Account(models.Model):
         HOUSE = "house", _("House")
         ISSUER = "issuer", _("Play-money issuer")
 
-    # Accounts that belong to a player never go below zero; the house and the
+    # Accounts that hold a player's money never go below zero; the house and the
     # issuer are the other side of every win and every deposit.
     NON_NEGATIVE_KINDS = (Kind.WALLET, Kind.STACK, Kind.ESCROW)
 
@@ -62,9 +69,9 @@ class Account(models.Model):
                 name="one_stack_per_player_and_table",
             ),
             models.UniqueConstraint(
-                fields=["kind", "table"],
+                fields=["kind", "owner", "table"],
                 condition=Q(kind__in=["escrow", "house"]),
-                name="one_escrow_and_house_per_table",
+                name="one_escrow_and_house_per_player_and_table",
             ),
             models.UniqueConstraint(fields=["kind"], condition=Q(kind="issuer"), name="one_issuer"),
         ]
@@ -90,6 +97,8 @@ class Transaction(models.Model):
         TAKE_BACK = "take_back", _("Payout taken back (void)")
         PRACTICE_FUND = "practice_fund", _("Practice chips issued")
         PRACTICE_RETURN = "practice_return", _("Practice chips returned")
+        # Migration 0003 only: a stake in play moved from its table's shared escrow.
+        ESCROW_MOVE = "escrow_move", _("Stake in play moved to the player's own account")
 
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     reference = models.CharField(_("reference"), max_length=120, unique=True)

@@ -89,12 +89,14 @@ def stack_account(*, player: User, table: Table) -> Account:
     return _get_or_create_account(kind=Account.Kind.STACK, owner=player, table_id=table.pk)
 
 
-def escrow_account(*, table: Table) -> Account:
-    return _get_or_create_account(kind=Account.Kind.ESCROW, owner=None, table_id=table.pk)
+def escrow_account(*, player: User, table: Table) -> Account:
+    """The player's stakes in play at ``table``."""
+    return _get_or_create_account(kind=Account.Kind.ESCROW, owner=player, table_id=table.pk)
 
 
-def house_account(*, table: Table) -> Account:
-    return _get_or_create_account(kind=Account.Kind.HOUSE, owner=None, table_id=table.pk)
+def house_account(*, player: User, table: Table) -> Account:
+    """The house's side of the player's play at ``table``."""
+    return _get_or_create_account(kind=Account.Kind.HOUSE, owner=player, table_id=table.pk)
 
 
 def issuer_account() -> Account:
@@ -112,12 +114,12 @@ def _stack(player: User, table: Table) -> AccountKey:
     return AccountKey(Account.Kind.STACK.value, player.pk, table.pk)
 
 
-def _escrow(table: Table) -> AccountKey:
-    return AccountKey(Account.Kind.ESCROW.value, None, table.pk)
+def _escrow(player: User, table: Table) -> AccountKey:
+    return AccountKey(Account.Kind.ESCROW.value, player.pk, table.pk)
 
 
-def _house(table: Table) -> AccountKey:
-    return AccountKey(Account.Kind.HOUSE.value, None, table.pk)
+def _house(player: User, table: Table) -> AccountKey:
+    return AccountKey(Account.Kind.HOUSE.value, player.pk, table.pk)
 
 
 _ISSUER = AccountKey(Account.Kind.ISSUER.value, None, None)
@@ -214,17 +216,17 @@ def _lock_sql(ids: Sequence[int], keys: Sequence[AccountKey]) -> tuple[str, list
 
 
 def accounts_lock(*, table: Table, players: Sequence[User], house: bool) -> tuple[str, list[Any]]:
-    """The locking read of a round's accounts at ``table`` (each player's stack, the
-    escrow and, for a settlement, the house), built but not run: SQL and parameters.
+    """The locking read of a round's accounts at ``table`` (each player's stack, escrow
+    and, for a settlement, house), built but not run: SQL and parameters.
 
     For a round's step that runs it with its own writes (one round trip,
     ``baccarat.db.write_together``) and hands the rows it answered to
     :func:`wallet_stake` or :func:`wallet_settle_all` as ``locked``. The same locks in
     the same order as theirs; an account that does not exist yet is opened by them."""
-    keys = [_escrow(table), *(_stack(player, table) for player in players)]
+    keys = {key for player in players for key in (_stack(player, table), _escrow(player, table))}
     if house:
-        keys.append(_house(table))
-    return _lock_sql([], sorted(set(keys), key=AccountKey.order))
+        keys |= {_house(player, table) for player in players}
+    return _lock_sql([], sorted(keys, key=AccountKey.order))
 
 
 def _balances_update(accounts: Sequence[Account]) -> tuple[str, list[int]]:
@@ -250,10 +252,9 @@ def _write(
     """Insert ``txns`` and their ``entries`` and write the ``accounts``' new balances, under
     the locks the caller took (the last step of a posting; its refusals came before).
 
-    On PostgreSQL in one statement: a posting's accounts include rows that every round at
-    a table writes (its escrow and house), and their locks are then held for this one
-    round trip and the commit, not for three. Elsewhere (SQLite, one writer at a time)
-    by the ORM. Written in part (an error), the caller's transaction must not commit.
+    On PostgreSQL in one statement: one round trip instead of three while the accounts'
+    locks are held. Elsewhere (SQLite, one writer at a time) by the ORM. Written in part
+    (an error), the caller's transaction must not commit.
     """
     try:
         if connection.vendor == "postgresql":
@@ -600,15 +601,15 @@ def wallet_stake(
     first: bool = False,
     locked: Sequence[dict[str, Any]] | None = None,
 ) -> Transaction:
-    """Escrow a committed stake: the player's stack to the table's escrow. ``locked``: the
-    rows of the caller's run of :func:`accounts_lock`."""
+    """Escrow a committed stake: the player's stack to their stakes in play at the table.
+    ``locked``: the rows of the caller's run of :func:`accounts_lock`."""
     amount = check_amount(amount)
     return post(
         kind=Transaction.Kind.STAKE,
         reference=reference,
         legs=[
             Leg(_stack(player, table), -amount),
-            Leg(_escrow(table), amount),
+            Leg(_escrow(player, table), amount),
         ],
         player=player,
         round=round,
@@ -627,7 +628,8 @@ def wallet_settle(
     reference: str,
     first: bool = False,
 ) -> Transaction:
-    """Empty the escrowed ``stake``: ``payout`` to the stack, the difference to the house.
+    """Empty the escrowed ``stake``: ``payout`` to the stack, the difference to the house
+    (the house's side of the player's play at the table).
 
     The house pays when the payout is above the stake, and keeps losses and
     commission when it is below.
@@ -646,11 +648,11 @@ def _settle_legs(*, player: User, table: Table, stake: int, payout: int) -> list
     stake = check_amount(stake)
     if isinstance(payout, bool) or not isinstance(payout, int) or not 0 <= payout <= MAX_AMOUNT:
         raise InvalidAmount()
-    legs = [Leg(_escrow(table), -stake)]
+    legs = [Leg(_escrow(player, table), -stake)]
     if payout:
         legs.append(Leg(_stack(player, table), payout))
     if stake != payout:
-        legs.append(Leg(_house(table), stake - payout))
+        legs.append(Leg(_house(player, table), stake - payout))
     return legs
 
 
@@ -709,7 +711,7 @@ def wallet_refund(
         kind=Transaction.Kind.REFUND,
         reference=reference,
         legs=[
-            Leg(_escrow(table), -stake),
+            Leg(_escrow(player, table), -stake),
             Leg(_stack(player, table), stake),
         ],
         player=player,

@@ -148,7 +148,9 @@ def rules_summary(rules: dict[str, Any]) -> list[tuple[str, str]]:
 
 def player_story(*, player: Any, recent: int = 20) -> dict[str, Any]:
     accounts = list(
-        Account.objects.filter(owner=player).select_related("table").order_by("kind", "table__name")
+        Account.objects.filter(owner=player, kind__in=[Account.Kind.WALLET, Account.Kind.STACK])
+        .select_related("table")
+        .order_by("kind", "table__name")
     )
     plays = list(
         Play.objects.filter(player=player)

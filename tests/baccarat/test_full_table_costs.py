@@ -142,8 +142,9 @@ def test_full_table_requests_stay_within_their_budgets(salon: Table, monkeypatch
     monkeypatch.setattr(seats, "SEEN_EVERY_SECONDS", 3600)
 
     players = [sit(salon, f"p{n}", n) for n in range(1, 9)]
-    wallet.escrow_account(table=salon)  # opened by a table's first rounds: not counted
-    wallet.house_account(table=salon)
+    for player in players:  # opened by a player's first rounds here: not counted
+        wallet.escrow_account(player=player, table=salon)
+        wallet.house_account(player=player, table=salon)
     clients = []
     for player in players:
         client = Client()

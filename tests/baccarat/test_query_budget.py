@@ -2,7 +2,7 @@
 
 Counted inside the test's transaction, so every step's own ``atomic`` shows up as a
 SAVEPOINT/RELEASE pair: in production the same steps issue two statements fewer each.
-Opening a table's escrow and house accounts (its first rounds) is not counted.
+Opening a player's escrow and house accounts at a table (their first rounds) is not counted.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def warm_table(request: Any, alice: Any, table: Table, cut_table: Table) -> Tabl
     chosen = table if request.param == "single_deck" else cut_table
     wallet.wallet_rebuy(player=alice, table=chosen, amount=100_00, reference="budget-rebuy")
     rounds.round_play(round_id=_betting_round(alice, chosen, "player").pk)
-    wallet.house_account(table=chosen)  # a tie pushed the warm-up bet: the house never moved
+    wallet.house_account(player=alice, table=chosen)  # a tie pushed the warm-up bet: none yet
     return chosen
 
 
@@ -232,12 +232,13 @@ def test_a_chip_at_a_one_deck_table_shows_the_next_shoe_read_with_the_layout(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_table_accounts_are_locked_last_in_each_step_of_a_deal(
+def test_the_ledger_accounts_are_locked_last_in_each_step_of_a_deal(
     client: Any, alice: Any, warm_table: Table
 ) -> None:
-    """Every round at a table writes its escrow and house accounts: one row each, so a DEAL
-    that holds their lock waits every other DEAL at the table. The lock and the settle
-    each post to the ledger last: from the ledger's locking read to the commit, nothing
+    """A DEAL that holds the ledger's row locks (the player's stack, escrow and house)
+    makes anything else that moves those accounts wait: a rebuy, a cash-out from another
+    tab, the recovery sweep. The lock and the settle each post to the ledger last: from
+    the ledger's locking read to the commit, nothing
     but the ledger's own statements (its transaction, entries and balances) and, at the
     lock, the play's stack before the stake when the posting read another. On PostgreSQL
     the locking read is the last part of the step's one statement of writes

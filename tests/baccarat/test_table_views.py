@@ -62,12 +62,12 @@ def test_bet_then_deal_settles_one_round(client_alice: Any, table: Table, seated
 
 
 def test_deal_query_budget(
-    client_alice: Any, table: Table, django_assert_max_num_queries: Any
+    client_alice: Any, alice: Any, table: Table, django_assert_max_num_queries: Any
 ) -> None:
-    # Warm up: the table's escrow and house accounts are created by the first round.
+    # Warm up: alice's escrow and house accounts here are created by her first round.
     _bet(client_alice, table)
     client_alice.post(_url("table_deal", table), {}, **HTMX)
-    wallet.house_account(table=table)  # not opened yet if that round was a tie
+    wallet.house_account(player=alice, table=table)  # not opened yet if that round was a tie
     _bet(client_alice, table)
     # Session, user, table, the round; lock 12 + deal 2 + settle 13 (see
     # test_query_budget.py); the board (stack, statistics) from the settled plays.

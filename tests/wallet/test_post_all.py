@@ -20,6 +20,7 @@ from wallet.services import (
     house_account,
     post_all,
     stack_account,
+    wallet_account,
     wallet_rebuy,
     wallet_settle_all,
     wallet_stake,
@@ -76,21 +77,41 @@ def test_a_round_settles_for_every_player_in_one_go(alice, bob, table):
     round = new_round(table)
     staked(table, round, (alice, 10_00), (bob, 20_00))
     assert escrowed_stakes(round=round) == {alice.pk: 10_00, bob.pk: 20_00}
-    house_account(table=table)  # opened before (on the first settlement of a table)
+    for player in (alice, bob):  # opened before (on each player's first round here)
+        house_account(player=player, table=table)
     txns, writes = settled(table, round, alice, bob)
     # Lock every account, insert the transactions, their entries, update the balances.
     assert len(writes) <= 6, writes
     assert [t.reference for t in txns] == ["s:a", "s:b"]
     assert stack_account(player=alice, table=table).balance == 110_00
     assert stack_account(player=bob, table=table).balance == 80_00
-    assert escrow_account(table=table).balance == 0
-    assert house_account(table=table).balance == 10_00
-    # Each transaction's entries carry the running balances, in the order given.
-    escrow = escrow_account(table=table)
-    running = [e.balance_after for t in txns for e in t.posted_entries if e.account_id == escrow.pk]
-    assert running == [20_00, 0]
+    assert escrow_account(player=alice, table=table).balance == 0
+    assert escrow_account(player=bob, table=table).balance == 0
+    # The house's side of each player's play: it paid alice 10.00 and won bob's 20.00.
+    assert house_account(player=alice, table=table).balance == -10_00
+    assert house_account(player=bob, table=table).balance == 20_00
+    assert audit_ledger() == []
+
+
+def test_postings_on_one_account_carry_its_running_balance_in_order(alice, table):
+    wallet_rebuy(player=alice, table=table, amount=100_00, reference="in")
+    purse, stack = wallet_account(player=alice), stack_account(player=alice, table=table)
+    with transaction.atomic():
+        txns = post_all(
+            [
+                Posting(
+                    kind=Transaction.Kind.REBUY,
+                    reference=f"more:{amount}",
+                    legs=[Leg(purse, -amount), Leg(stack, amount)],
+                    player=alice,
+                )
+                for amount in (5_00, 7_00)
+            ]
+        )
+    running = [e.balance_after for t in txns for e in t.posted_entries if e.account_id == stack.pk]
+    assert running == [105_00, 112_00]
     stored = list(
-        Entry.objects.filter(account=escrow, transaction__in=txns)
+        Entry.objects.filter(account=stack, transaction__in=txns)
         .order_by("transaction_id")
         .values_list("balance_after", flat=True)
     )
@@ -106,7 +127,7 @@ def test_one_refusal_writes_nothing(alice, bob, table):
             kind=Transaction.Kind.SETTLE,
             reference="ok",
             legs=[
-                Leg(escrow_account(table=table), -10_00),
+                Leg(escrow_account(player=alice, table=table), -10_00),
                 Leg(stack_account(player=alice, table=table), 10_00),
             ],
             player=alice,
@@ -116,8 +137,8 @@ def test_one_refusal_writes_nothing(alice, bob, table):
             kind=Transaction.Kind.SETTLE,
             reference="too-much",
             legs=[
-                Leg(escrow_account(table=table), -1),
-                Leg(house_account(table=table), 1),
+                Leg(escrow_account(player=alice, table=table), -1),
+                Leg(house_account(player=alice, table=table), 1),
             ],
         ),
     ]
@@ -133,7 +154,7 @@ def test_one_refusal_writes_nothing(alice, bob, table):
                 Posting(
                     kind=Transaction.Kind.SETTLE,
                     reference="unbalanced",
-                    legs=[Leg(house_account(table=table), 1)],
+                    legs=[Leg(house_account(player=alice, table=table), 1)],
                 )
             ]
         )
@@ -147,12 +168,12 @@ def test_it_runs_only_inside_the_callers_transaction(table):
 
 
 def test_a_posting_writes_in_one_statement_after_its_lock_on_postgresql(alice, bob, table):
-    """The lock's accounts include the table's escrow and house, rows every round at the
-    table writes: after the locking read, one statement on PostgreSQL (the transactions,
-    their entries and the balances), three elsewhere. What the posting returns is what
-    is stored, ids included."""
+    """After the locking read, one statement on PostgreSQL (the transactions, their
+    entries and the balances), three elsewhere. What the posting returns is what is
+    stored, ids included."""
     round = new_round(table)
-    escrow_account(table=table), house_account(table=table)  # opened by earlier rounds
+    for player in (alice, bob):  # opened by earlier rounds
+        escrow_account(player=player, table=table), house_account(player=player, table=table)
     expected = 1 if connection.vendor == "postgresql" else 3
     posted = []
     for txn, writes in staked(table, round, (alice, 10_00), (bob, 20_00)):
@@ -178,6 +199,6 @@ def test_a_posting_writes_in_one_statement_after_its_lock_on_postgresql(alice, b
             if e.transaction_id == txn.pk
         )
         assert len(txn.posted_entries) == Entry.objects.filter(transaction=stored).count()
-    assert escrow_account(table=table).balance == 0
+    assert escrow_account(player=alice, table=table).balance == 0
     assert stack_account(player=alice, table=table).balance == 110_00
     assert audit_ledger() == []

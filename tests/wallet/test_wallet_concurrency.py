@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from django.db import connection, transaction
 from django.db.models import Sum
 
 from baccarat.audit import audit_violations as audit_ledger
@@ -15,6 +17,8 @@ from wallet.cashier import cashier_deposit
 from wallet.errors import InsufficientFunds
 from wallet.models import Account, Transaction
 from wallet.services import (
+    escrow_account,
+    house_account,
     stack_account,
     wallet_account,
     wallet_cash_out,
@@ -148,7 +152,7 @@ def test_opposite_transfers_never_deadlock(alice, bob, table, racers):
                     player=alice, table=table, amount=1_00, reference=ref("ac", n)
                 )
             ),
-            # Two players through the shared escrow, and the house on settlement.
+            # Two players at one table, each through their own escrow, and the house.
             repeat(
                 lambda n: wallet_stake(
                     player=alice, table=table, round=round, amount=1_00, reference=ref("as", n)
@@ -178,4 +182,57 @@ def test_opposite_transfers_never_deadlock(alice, bob, table, racers):
     )
     assert all(isinstance(done, int) for done in results), results
     assert sum(results) >= loops * 3  # rebuys and stakes from full stacks always go through
+    assert_whole()
+
+
+def test_players_at_one_table_never_wait_for_each_others_ledger_locks(alice, bob, racers):
+    """A round moves money only between its players' own accounts (stack, escrow, house):
+    while alice's stake and settlement hold their row locks, bob stakes and settles at
+    the same table without waiting (with a table-wide escrow or house row he waited for
+    her commit: here that is a lock timeout)."""
+    table = new_table()
+    for player in (alice, bob):
+        wallet_rebuy(player=player, table=table, amount=100_00, reference=f"in:{player.pk}")
+        escrow_account(player=player, table=table)  # opened by earlier rounds
+        house_account(player=player, table=table)
+    rounds = {player.pk: Round.objects.create(table=table, rules={}) for player in (alice, bob)}
+    holding, done = threading.Event(), threading.Event()
+
+    def play(player, payout):
+        round = rounds[player.pk]
+        wallet_stake(
+            player=player, table=table, round=round, amount=10_00, reference=f"s:{round.pk}"
+        )
+        wallet_settle(
+            player=player,
+            table=table,
+            round=round,
+            stake=10_00,
+            payout=payout,
+            reference=f"e:{round.pk}",
+        )
+
+    def alice_holds() -> str:
+        with transaction.atomic():
+            play(alice, 0)
+            holding.set()
+            if not done.wait(10):
+                return "bob never finished"
+        return "alice"
+
+    def bob_plays() -> str:
+        try:
+            if not holding.wait(10):
+                return "alice never held"
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '2s'")
+                play(bob, 20_00)
+            return "bob"
+        finally:
+            done.set()
+
+    assert racers.run([alice_holds, bob_plays]) == ["alice", "bob"]
+    assert balance_of(stack_account(player=alice, table=table)) == 90_00
+    assert balance_of(stack_account(player=bob, table=table)) == 110_00
     assert_whole()

@@ -93,13 +93,13 @@ def test_stake_settle_win_pays_from_house(alice, table, ref):
     wallet_rebuy(player=alice, table=table, amount=100_00, reference=ref())
     round = new_round(table)
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference=ref())
-    assert balance(escrow_account(table=table)) == 10_00
+    assert balance(escrow_account(player=alice, table=table)) == 10_00
     wallet_settle(
         player=alice, table=table, round=round, stake=10_00, payout=19_50, reference=ref()
     )
-    assert balance(escrow_account(table=table)) == 0
+    assert balance(escrow_account(player=alice, table=table)) == 0
     assert balance(stack_account(player=alice, table=table)) == 109_50
-    assert balance(house_account(table=table)) == -9_50
+    assert balance(house_account(player=alice, table=table)) == -9_50
 
 
 def test_settle_loss_goes_to_house(alice, table, ref):
@@ -108,7 +108,7 @@ def test_settle_loss_goes_to_house(alice, table, ref):
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference=ref())
     wallet_settle(player=alice, table=table, round=round, stake=10_00, payout=0, reference=ref())
     assert balance(stack_account(player=alice, table=table)) == 90_00
-    assert balance(house_account(table=table)) == 10_00
+    assert balance(house_account(player=alice, table=table)) == 10_00
 
 
 def test_refund_returns_the_stake(alice, table, ref):
@@ -117,7 +117,7 @@ def test_refund_returns_the_stake(alice, table, ref):
     wallet_stake(player=alice, table=table, round=round, amount=10_00, reference=ref())
     wallet_refund(player=alice, table=table, round=round, stake=10_00, reference=ref())
     assert balance(stack_account(player=alice, table=table)) == 100_00
-    assert balance(escrow_account(table=table)) == 0
+    assert balance(escrow_account(player=alice, table=table)) == 0
 
 
 def test_practice_chips_leave_the_wallet_alone(alice, table, ref):
