@@ -239,7 +239,11 @@ class DealtCard(models.Model):
     ever reaches two rounds, whatever the code above it does.
     """
 
-    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="dealt_cards")
+    # No index of its own: card_dealt_once (shoe, position) starts with it, and every
+    # index is one more write per card dealt.
+    shoe = models.ForeignKey(
+        Shoe, on_delete=models.PROTECT, related_name="dealt_cards", db_index=False
+    )
     position = models.PositiveSmallIntegerField(_("position"))
     round = models.ForeignKey(
         "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="dealt_cards"
@@ -288,7 +292,10 @@ class Round(models.Model):
         # The server's own: recovery gave up on a round (never a staff member's choice).
         NOT_COMPLETED = "not_completed", _("Not completed by the server")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    # No index of its own: round_table_recent (table, -created_at) starts with it.
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="rounds", db_index=False
+    )
     shoe = models.ForeignKey(
         Shoe, on_delete=models.PROTECT, related_name="rounds", null=True, blank=True
     )
@@ -391,9 +398,11 @@ class Round(models.Model):
 class Play(models.Model):
     """One player's part in one round: their bets and what they brought home."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="plays")
+    # Neither has an index of its own: one_play_per_player (round, player) and
+    # play_player_recent (player, -created_at) start with them.
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="plays", db_index=False)
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="plays"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="plays", db_index=False
     )
     # The round's table, kept beside the player: "my latest plays at this table" (the
     # layout on every chip and DEAL, the statistics, the protocol's table filter) is one
@@ -453,7 +462,8 @@ class Bet(models.Model):
         PLAYER_PAIR = "player_pair", _("Player pair")
         BANKER_PAIR = "banker_pair", _("Banker pair")
 
-    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="bets")
+    # No index of its own: one_bet_per_spot (play, kind) starts with it.
+    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="bets", db_index=False)
     kind = models.CharField(_("spot"), max_length=16, choices=Kind.choices)
     stake = models.BigIntegerField(_("stake"))
     payout = models.BigIntegerField(_("paid"), default=0)

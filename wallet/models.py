@@ -101,7 +101,10 @@ class Transaction(models.Model):
         ESCROW_MOVE = "escrow_move", _("Stake in play moved to the player's own account")
 
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
-    reference = models.CharField(_("reference"), max_length=120, unique=True)
+    # Unique by a constraint (txn_reference_unique), not ``unique=True``: on PostgreSQL
+    # that adds a second index for LIKE, which nothing asks and every posting writes.
+    reference = models.CharField(_("reference"), max_length=120)
+    # No index of its own: txn_player_recent (player, -created_at) starts with it.
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("player"),
@@ -109,6 +112,7 @@ class Transaction(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="ledger_transactions",
+        db_index=False,
     )
     round = models.ForeignKey(
         "baccarat.Round",
@@ -123,6 +127,7 @@ class Transaction(models.Model):
     class Meta:
         verbose_name = _("transaction")
         verbose_name_plural = _("transactions")
+        constraints = [models.UniqueConstraint(fields=["reference"], name="txn_reference_unique")]
         indexes = [
             models.Index(fields=["player", "-created_at"], name="txn_player_recent"),
             models.Index(fields=["player", "kind", "created_at"], name="txn_player_kind"),
@@ -134,7 +139,10 @@ class Transaction(models.Model):
 
 class Entry(models.Model):
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="entries")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    # No index of its own: entry_account_recent (account, -id) starts with it.
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
     amount = models.BigIntegerField(_("amount"))
     balance_after = models.BigIntegerField(_("balance after"))
 
