@@ -11,18 +11,14 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-def own_index_dropped(model, name, field, table, column, index):
-    """State: the field as given (``db_index=False``); database: its own index gone."""
-    return migrations.SeparateDatabaseAndState(
-        state_operations=[migrations.AlterField(model_name=model, name=name, field=field)],
-        database_operations=[
-            migrations.RunSQL(
-                f'DROP INDEX IF EXISTS "{index}"',
-                f'CREATE INDEX IF NOT EXISTS "{index}" ON "{table}" ("{column}")',
-            )
-        ],
-    )
+# (table, column, its own index): each covered by the index in the comment.
+DROPPED = [
+    ("baccarat_bet", "play_id", "baccarat_bet_play_id_751360ad"),  # one_bet_per_spot
+    ("baccarat_dealtcard", "shoe_id", "baccarat_dealtcard_shoe_id_b153c8af"),  # card_dealt_once
+    ("baccarat_play", "player_id", "baccarat_play_player_id_cd1288d4"),  # play_player_recent
+    ("baccarat_play", "round_id", "baccarat_play_round_id_d82b28ce"),  # one_play_per_player
+    ("baccarat_round", "table_id", "baccarat_round_table_id_2455732e"),  # round_table_recent
+]
 
 
 class Migration(migrations.Migration):
@@ -32,74 +28,65 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        # one_bet_per_spot (play, kind)
-        own_index_dropped(
-            "bet",
-            "play",
-            models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="bets",
-                to="baccarat.play",
-            ),
-            "baccarat_bet",
-            "play_id",
-            "baccarat_bet_play_id_751360ad",
-        ),
-        # card_dealt_once (shoe, position)
-        own_index_dropped(
-            "dealtcard",
-            "shoe",
-            models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="dealt_cards",
-                to="baccarat.shoe",
-            ),
-            "baccarat_dealtcard",
-            "shoe_id",
-            "baccarat_dealtcard_shoe_id_b153c8af",
-        ),
-        # play_player_recent (player, -created_at)
-        own_index_dropped(
-            "play",
-            "player",
-            models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="plays",
-                to=settings.AUTH_USER_MODEL,
-            ),
-            "baccarat_play",
-            "player_id",
-            "baccarat_play_player_id_cd1288d4",
-        ),
-        # one_play_per_player (round, player)
-        own_index_dropped(
-            "play",
-            "round",
-            models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="plays",
-                to="baccarat.round",
-            ),
-            "baccarat_play",
-            "round_id",
-            "baccarat_play_round_id_d82b28ce",
-        ),
-        # round_table_recent (table, -created_at)
-        own_index_dropped(
-            "round",
-            "table",
-            models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="rounds",
-                to="baccarat.table",
-            ),
-            "baccarat_round",
-            "table_id",
-            "baccarat_round_table_id_2455732e",
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name="bet",
+                    name="play",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bets",
+                        to="baccarat.play",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="dealtcard",
+                    name="shoe",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="dealt_cards",
+                        to="baccarat.shoe",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="play",
+                    name="player",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="plays",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="play",
+                    name="round",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="plays",
+                        to="baccarat.round",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="round",
+                    name="table",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rounds",
+                        to="baccarat.table",
+                    ),
+                ),
+            ],
+            database_operations=[
+                migrations.RunSQL(
+                    f'DROP INDEX IF EXISTS "{index}"',
+                    f'CREATE INDEX IF NOT EXISTS "{index}" ON "{table}" ("{column}")',
+                )
+                for table, column, index in DROPPED
+            ],
         ),
     ]

@@ -9,18 +9,11 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-def own_index_dropped(model, name, field, table, column, index):
-    """State: the field as given (``db_index=False``); database: its own index gone."""
-    return migrations.SeparateDatabaseAndState(
-        state_operations=[migrations.AlterField(model_name=model, name=name, field=field)],
-        database_operations=[
-            migrations.RunSQL(
-                f'DROP INDEX IF EXISTS "{index}"',
-                f'CREATE INDEX IF NOT EXISTS "{index}" ON "{table}" ("{column}")',
-            )
-        ],
-    )
+# (table, column, its own index), covered by entry_account_recent and txn_player_recent.
+DROPPED = [
+    ("wallet_entry", "account_id", "wallet_entry_account_id_0bb0fd0f"),
+    ("wallet_transaction", "player_id", "wallet_transaction_player_id_fd65e4a1"),
+]
 
 
 class Migration(migrations.Migration):
@@ -30,34 +23,39 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        own_index_dropped(
-            "entry",
-            "account",
-            models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="entries",
-                to="wallet.account",
-            ),
-            "wallet_entry",
-            "account_id",
-            "wallet_entry_account_id_0bb0fd0f",
-        ),
-        own_index_dropped(
-            "transaction",
-            "player",
-            models.ForeignKey(
-                blank=True,
-                db_index=False,
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="ledger_transactions",
-                to=settings.AUTH_USER_MODEL,
-                verbose_name="player",
-            ),
-            "wallet_transaction",
-            "player_id",
-            "wallet_transaction_player_id_fd65e4a1",
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name="entry",
+                    name="account",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="wallet.account",
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="transaction",
+                    name="player",
+                    field=models.ForeignKey(
+                        blank=True,
+                        db_index=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ledger_transactions",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+            ],
+            database_operations=[
+                migrations.RunSQL(
+                    f'DROP INDEX IF EXISTS "{index}"',
+                    f'CREATE INDEX IF NOT EXISTS "{index}" ON "{table}" ("{column}")',
+                )
+                for table, column, index in DROPPED
+            ],
         ),
         migrations.AlterField(
             model_name="transaction",
