@@ -1,6 +1,6 @@
 """The indexes the migrations leave: every foreign key still leads one (PROTECT's checks
-and the joins find their rows by it), none is written twice for the same column, and
-the constraints the game relies on survive the indexes dropped beside them."""
+and the joins find their rows by it), the own indexes of those a composite index starts
+with are gone, and the constraints the game relies on survive beside them."""
 
 from __future__ import annotations
 
