@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -46,6 +47,7 @@ from baccarat.models import Play, PracticeSession, Reversal, Round, Shoe, Table
 from baccarat.notices import deliver_server_notices, server_notices
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
+from casino.templatetags.casino import render_fragment
 from wallet.errors import WalletError
 from wallet.formatting import format_money
 
@@ -92,7 +94,6 @@ def _render_table(
         "state": state,
         "practice": practice,
         "form": form,
-        "rebuy_form": rebuy_form or RebuyForm(initial={"token": secrets.token_hex(8)}),
         "spots": selectors.layout_spots(state, just_dealt=just_dealt),
         "just_dealt": just_dealt,
         "deal": selectors.deal_view(state.last.round) if state.last else None,
@@ -101,12 +102,6 @@ def _render_table(
         "chip_unit": chip_unit(table),
         "notices": notices or [],
         "confirm_exit": confirm_exit,
-        # The buy-in panel shows the wallet and opens when the stack is below the minimum
-        # with nothing on the layout. An edit of the layout moves no money, a DEAL none of
-        # the wallet's; with the stack at the minimum or above after either, the panel is
-        # as it was before (closed, unless the player opened it), so the answer leaves it
-        # alone: it keeps the player's choice and saves rendering its forms.
-        "buyin_unchanged": (layout is not None or just_dealt) and state.stack >= state.minimum,
         # What the status bar shows while the cards of the round just dealt are turned.
         "before": (
             {
@@ -129,8 +124,24 @@ def _render_table(
             cached=False,
         ),
     }
-    template = "baccarat/table.html" if full_page else "baccarat/table_update.html"
-    return render(request, template, context)
+    # The buy-in panel shows the wallet and opens when the stack is below the minimum
+    # with nothing on the layout. An edit of the layout moves no money, a DEAL none of
+    # the wallet's; with the stack at the minimum or above after either, the panel is
+    # as it was before (closed, unless the player opened it), so the answer leaves it
+    # alone: it keeps the player's choice and saves rendering its forms.
+    buyin_unchanged = (layout is not None or just_dealt) and state.stack >= state.minimum
+    buyin_drawn = not practice and not buyin_unchanged
+    if full_page or buyin_drawn:
+        context["rebuy_form"] = rebuy_form or RebuyForm(initial={"token": secrets.token_hex(8)})
+    if full_page:
+        return render(request, "baccarat/table.html", context)
+    # The answer is the Jinja2 fragments alone; the buy-in panel, a Django template, is
+    # drawn into it when it changed.
+    if buyin_drawn:
+        context["buyin_html"] = render_to_string(
+            "baccarat/parts/buyin.html", {**context, "oob": True}, request
+        )
+    return HttpResponse(render_fragment("baccarat/table_update.html", context, request))
 
 
 def _after_action(request: HttpRequest, table: Table, form: Any, **kwargs: Any) -> HttpResponse:
