@@ -35,6 +35,7 @@ from baccarat.engine.roads import (
 from baccarat.full_state import shared_shoe_results
 from baccarat.models import Round
 from baccarat.selectors import STATS_LENGTH, shoe_results
+from casino.jinja_env import active_gettext
 
 LETTER = {"player": "P", "banker": "B", "tie": "T"}
 MARK_VALUES = frozenset({"P", "B", "T", "red", "blue"})  # what the roads write: no escaping
@@ -85,13 +86,15 @@ class RoadView:
 
     def caption(self) -> str:
         """The road's name in the active language."""
-        names = {
-            "bead": _("Bead plate"),
-            "big": _("Big road"),
-            "big_eye_boy": _("Big eye boy"),
-            "small_road": _("Small road"),
-        }
-        return names.get(self.name) or _("Cockroach pig")
+        if self.name == "bead":
+            return _("Bead plate")
+        if self.name == "big":
+            return _("Big road")
+        if self.name == "big_eye_boy":
+            return _("Big eye boy")
+        if self.name == "small_road":
+            return _("Small road")
+        return _("Cockroach pig")
 
     def figure(self, key: str) -> SafeString:
         """The road as an SVG image with its caption and text alternative; ``key`` makes
@@ -115,19 +118,27 @@ class RoadView:
         """The marks as SVG elements. Built here, not in a template loop: a shoe's five
         roads hold hundreds of marks, and each deal draws them anew. Marks carry letters
         or shapes besides colour: red solid, blue with a dot."""
-        parts = []
         half = CELL // 2
-        for cell in self.cells:
-            x, y, ties = cell.column * CELL + half, cell.row * CELL + half, cell.ties
-            value = cell.value if cell.value in MARK_VALUES else html.escape(cell.value)
-            if self.name == "bead":
-                parts.append(
-                    f'<circle class="bead bead-{value}" cx="{x}" cy="{y}" r="8.5"></circle>'
-                    f'<text class="bead-letter" x="{x}" y="{y + 4}" text-anchor="middle">'
-                    f"{value}</text>"
-                )
-                continue
-            if self.name == "big":
+        name = self.name
+        marks = [
+            (
+                column * CELL + half,
+                row * CELL + half,
+                ties,
+                value if value in MARK_VALUES else html.escape(value),
+            )
+            for column, row, value, ties in self.cells
+        ]
+        if name == "bead":
+            parts = [
+                f'<circle class="bead bead-{value}" cx="{x}" cy="{y}" r="8.5"></circle>'
+                f'<text class="bead-letter" x="{x}" y="{y + 4}" text-anchor="middle">'
+                f"{value}</text>"
+                for x, y, _ties, value in marks
+            ]
+        elif name == "big":
+            parts = []
+            for x, y, ties, value in marks:
                 parts.append(
                     f'<circle class="big big-{value}" cx="{x}" cy="{y}" r="7.5"></circle>'
                     f'<text class="big-letter big-letter-{value}" x="{x}" y="{y + 3}" '
@@ -135,22 +146,25 @@ class RoadView:
                 )
                 if ties:
                     parts.append(_tie_mark(x, y, ties))
-                continue
-            if self.name == "cockroach_pig":
-                parts.append(
-                    f'<line class="roach roach-{value}" x1="{x - 6}" y1="{y + 6}" '
-                    f'x2="{x + 6}" y2="{y - 6}"></line>'
-                )
-            else:
-                shape = "eye" if self.name == "big_eye_boy" else "small"
-                parts.append(
-                    f'<circle class="{shape} {shape}-{value}" cx="{x}" cy="{y}" r="6"></circle>'
-                )
-            if value == "blue":
-                light = " dot-light" if self.name == "small_road" else ""
-                parts.append(f'<circle class="dot{light}" cx="{x}" cy="{y}" r="1.8"></circle>')
+        else:
+            dot = '<circle class="dot{}" cx="{}" cy="{}" r="1.8"></circle>'
+            light = " dot-light" if name == "small_road" else ""
+            shape = "eye" if name == "big_eye_boy" else "small"
+            parts = []
+            for x, y, _ties, value in marks:
+                if name == "cockroach_pig":
+                    parts.append(
+                        f'<line class="roach roach-{value}" x1="{x - 6}" y1="{y + 6}" '
+                        f'x2="{x + 6}" y2="{y - 6}"></line>'
+                    )
+                else:
+                    parts.append(
+                        f'<circle class="{shape} {shape}-{value}" cx="{x}" cy="{y}" r="6"></circle>'
+                    )
+                if value == "blue":
+                    parts.append(dot.format(light, x, y))
         if self.pending_ties:
-            parts.append(_tie_mark(CELL // 2, CELL // 2, self.pending_ties))
+            parts.append(_tie_mark(half, half, self.pending_ties))
         return mark_safe("".join(parts))  # noqa: S308  (numbers and escaped values only)
 
 
@@ -216,17 +230,27 @@ class ShoeBoard:
         outcomes = self._outcomes
         road = self._big_road
         pending = 0 if road.columns else road.leading_ties
+        # The active language's catalogue, looked up once for the words of five roads.
+        gettext = active_gettext()
+        sides = {"P": gettext("Player"), "B": gettext("Banker"), "T": gettext("Tie")}
         views = [
             RoadView(
                 "bead",
                 bead_plate(outcomes),
-                ", ".join(map(_sides().__getitem__, outcomes)) or _("No coups yet."),
+                ", ".join(map(sides.__getitem__, outcomes)) or gettext("No coups yet."),
             ),
-            RoadView("big", road.cells, _describe_big(road.columns, pending), pending_ties=pending),
+            RoadView(
+                "big",
+                road.cells,
+                _describe_big(road.columns, sides, pending),
+                pending_ties=pending,
+            ),
         ]
+        colours = {"red": gettext("red"), "blue": gettext("blue")}
         for name, k in DERIVED.items():
             cells = derived_road(road, k)
-            views.append(RoadView(name, cells, _describe_marks(cells)))
+            description = ", ".join(colours[cell.value] for cell in cells)
+            views.append(RoadView(name, cells, description or gettext("No marks yet.")))
         return views
 
     @cached_property
@@ -270,18 +294,16 @@ def _pair(cards: str) -> bool:
     return len(codes) >= 2 and codes[0][0] == codes[1][0]
 
 
-def _sides() -> dict[str, str]:
-    """The sides' names in the active language, once per description."""
-    return {"P": _("Player"), "B": _("Banker"), "T": _("Tie")}
-
-
-def _describe_big(columns: list[list[tuple[str, int]]], pending_ties: int = 0) -> str:
+def _describe_big(
+    columns: list[list[tuple[str, int]]], sides: dict[str, str], pending_ties: int = 0
+) -> str:
+    """The big road in words: each column's side and length, with its ties; ``sides``:
+    the sides' names in the active language."""
     if pending_ties:
         return ngettext("%(count)d tie", "%(count)d ties", pending_ties) % {"count": pending_ties}
     if not columns:
         return _("No coups yet.")
     parts = []
-    sides = _sides()
     for column in columns:
         ties = sum(t for _side_, t in column)
         text = f"{sides[column[0][0]]} {len(column)}"
@@ -289,13 +311,6 @@ def _describe_big(columns: list[list[tuple[str, int]]], pending_ties: int = 0) -
             text += " (" + ngettext("%(count)d tie", "%(count)d ties", ties) % {"count": ties} + ")"
         parts.append(text)
     return ", ".join(parts)
-
-
-def _describe_marks(cells: list[Cell]) -> str:
-    if not cells:
-        return _("No marks yet.")
-    names = {"red": _("red"), "blue": _("blue")}
-    return ", ".join(names[cell.value] for cell in cells)
 
 
 def shoe_board(rounds: list[Any]) -> ShoeBoard:
