@@ -32,10 +32,10 @@ from baccarat.engine.roads import (
     road_predictions,
     shoe_statistics,
 )
+from baccarat.fragments import active_gettext
 from baccarat.full_state import shared_shoe_results
 from baccarat.models import Round
 from baccarat.selectors import STATS_LENGTH, shoe_results
-from casino.jinja_env import active_gettext
 
 LETTER = {"player": "P", "banker": "B", "tie": "T"}
 MARK_VALUES = frozenset({"P", "B", "T", "red", "blue"})  # what the roads write: no escaping

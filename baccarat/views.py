@@ -43,11 +43,11 @@ from baccarat.forms import (
     RebuyForm,
     add_domain_error,
 )
+from baccarat.fragments import render_fragment
 from baccarat.models import Play, PracticeSession, Reversal, Round, Shoe, Table
 from baccarat.notices import deliver_server_notices, server_notices
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
-from casino.templatetags.casino import render_fragment
 from wallet.errors import WalletError
 from wallet.formatting import format_money
 

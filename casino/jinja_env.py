@@ -18,13 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.utils import make_template_fragment_key
 from django.urls import reverse
 from django.utils import translation
 from django.utils.text import slugify
-from django.utils.translation import trans_real
 from jinja2 import ChainableUndefined, Environment
 from markupsafe import Markup
 
@@ -33,16 +31,6 @@ from casino.templatetags import casino as filters
 
 def url(name: str, *args: Any) -> str:
     return reverse(name, args=args)
-
-
-def active_gettext() -> Callable[[str], str]:
-    """The active language's ``gettext``, looked up once for a fragment: Django's
-    ``gettext`` looks the active language up again in a context-local on every call (some
-    5 µs), and a DEAL's board and panel translate about seventy words. Put in a
-    fragment's context as ``gettext``, it is what ``_("…")`` calls there."""
-    if not settings.USE_I18N:
-        return translation.gettext
-    return trans_real.catalog().gettext  # type: ignore[no-any-return]
 
 
 def cached(

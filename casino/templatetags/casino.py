@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.template import engines
-from django.template.backends.utils import csrf_input
 from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from baccarat import card_names
-from casino import jinja_env
+from baccarat.fragments import render_fragment
 from wallet.formatting import format_money
 
 register = template.Library()
@@ -81,30 +79,3 @@ def jinja(context: template.Context, name: str, **extra: Any) -> SafeString:
     ``{% include ... with ... %}`` would draw a Django template."""
     values: dict[str, Any] = {**context.flatten(), **extra}  # type: ignore[dict-item]
     return render_fragment(name, values, values.get("request"))
-
-
-def render_fragment(name: str, values: dict[str, Any], request: Any) -> SafeString:
-    """The Jinja2 fragment ``name`` drawn with ``values`` (changed: the fragments'
-    ``gettext`` and, for a request, its ``request`` and ``csrf_input`` are put in).
-
-    The table's answers to HTMX are drawn by it alone (:func:`baccarat.views._render_table`):
-    a Django template around the fragments ran the context processors and copied the
-    context once per fragment, about a quarter of a DEAL's drawing."""
-    values["gettext"] = jinja_env.active_gettext()
-    values.setdefault("LANGUAGE_CODE", translation.get_language())
-    if request is not None:
-        values["request"] = request
-        values["csrf_input"] = _csrf_input(request)
-    fragment = engines["jinja2"].get_template(name).template  # type: ignore[attr-defined]
-    return mark_safe(fragment.render(values))  # noqa: S308  (autoescaped)
-
-
-def _csrf_input(request: Any) -> SafeString:
-    """The CSRF token's hidden input, masked once for all the fragments of a response.
-    Django masks the token anew on every call (32 random characters: some 80 µs), and a
-    full table's board and controls hold six forms; a response still gets a mask of its
-    own, which is what keeps the token from being read out of compressed lengths."""
-    found: SafeString | None = getattr(request, "_fragments_csrf_input", None)
-    if found is None:
-        found = request._fragments_csrf_input = csrf_input(request)
-    return found
