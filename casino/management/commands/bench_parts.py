@@ -1,0 +1,256 @@
+"""``manage.py bench_parts``: where a single-player round's CPU goes, in one process.
+
+    python manage.py bench_parts --rounds 300
+    python manage.py bench_parts --rounds 300 --part baccarat.statistics:shoe_board
+
+No server and no load: one player plays rounds through Django's test client as the page
+sends them (a chip on a spot, HTMX, then DEAL with the deal form's fields from the chip's
+answer; form-encoded, CSRF checked, over https as behind the proxy), in the configured
+database, at a table of its own like the bench's (one deck, a new shoe every coup). Run it
+with the server's environment and DEBUG=0 to measure what production runs.
+
+It prints the CPU of a chip, a DEAL and a round (this process's, so the database's own is
+not in it), the statements of each (transaction statements included), and per part (a
+function wrapped for the run, counted once when it calls itself) its CPU and calls per
+round. ``--part module:attribute`` adds one; the attribute is replaced where it is looked
+up, so name the module the caller reads it from (``baccarat.views:render_fragment``, which
+the views import by name). ``--profile N`` prints cProfile's N costliest functions by their
+own CPU. The bench (``manage.py bench``) measures the whole machine over HTTP; this
+measures the parts, and two runs of it, before and after a change, are an A/B.
+
+Afterwards the player leaves the table (the stack back to the wallet) and the table is
+closed; the player ``bench-parts`` is reused by the next run.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import functools
+import importlib
+import io
+import pstats
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+
+from baccarat import loadrun
+from baccarat.loadclient import form_fields, refusal
+from baccarat.models import Table
+
+PLAYER = "bench-parts"
+HOST = "testserver"
+FORM = "application/x-www-form-urlencoded"
+# The round's parts that the notes of issue 16 follow: the game's work, the drawing of the
+# answers, and the reads every request makes.
+PARTS = (
+    "baccarat.betting:layout_edit",
+    "baccarat.rounds:layout_deal",
+    "baccarat.views:render_fragment",
+    "baccarat.selectors:shoe_results",
+    "baccarat.selectors:table_for_player",
+    "django.contrib.auth:get_user",
+    "django.contrib.sessions.backends.cached_db:SessionStore.load",
+)
+
+
+@dataclass
+class Part:
+    spec: str
+    seconds: float = 0.0
+    calls: int = 0
+
+
+def _resolve(spec: str) -> tuple[Any, str]:
+    """The object that holds the attribute ``spec`` names, and the attribute's name."""
+    module_name, _, path = spec.partition(":")
+    if not module_name or not path:
+        raise CommandError(f"A part is module:attribute, not {spec!r}.")
+    try:
+        owner: Any = importlib.import_module(module_name)
+        *outer, name = path.split(".")
+        for step in outer:
+            owner = getattr(owner, step)
+        if not callable(getattr(owner, name)):
+            raise CommandError(f"{spec} is not a function.")
+    except (ImportError, AttributeError) as error:
+        raise CommandError(f"No such part: {spec} ({error}).") from error
+    return owner, name
+
+
+@contextmanager
+def _timed(parts: list[Part]) -> Iterator[None]:
+    """Each part's function replaced, for the block, by one that adds up its CPU."""
+    replaced: list[tuple[Any, str, Any]] = []
+
+    def timer(part: Part, original: Callable[..., Any]) -> Callable[..., Any]:
+        inside = False
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            nonlocal inside
+            if inside:
+                return original(*args, **kwargs)
+            inside = True
+            began = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                part.seconds += time.process_time() - began
+                part.calls += 1
+                inside = False
+
+        return timed
+
+    try:
+        for part in parts:
+            owner, name = _resolve(part.spec)
+            own = name in vars(owner)  # else inherited (a class's): restored by deleting
+            replaced.append((owner, name, vars(owner)[name] if own else None))
+            setattr(owner, name, timer(part, getattr(owner, name)))
+        yield
+    finally:
+        for owner, name, original in reversed(replaced):
+            if original is None:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+
+
+class Player:
+    """One browser at the table: the test client with the page's headers."""
+
+    def __init__(self, client: Client, slug: str) -> None:
+        self.client = client
+        self.page = f"/tables/{slug}/"
+        self.spot = 0
+
+    def post(self, action: str, data: dict[str, str]) -> str:
+        token = self.client.cookies[settings.CSRF_COOKIE_NAME].value
+        answer = self.client.post(
+            self.page + action,
+            urlencode({**data, "csrfmiddlewaretoken": token}),
+            content_type=FORM,
+            secure=True,
+            headers={"HX-Request": "true", "Origin": f"https://{HOST}"},
+        )
+        text = answer.content.decode()
+        if answer.status_code != 200 or refusal(text):
+            raise CommandError(f"{action} refused ({answer.status_code}): {refusal(text)}")
+        return text
+
+    def chip(self) -> str:
+        self.spot = 1 - self.spot  # alternate, as the bench: one chip staked per round
+        return self.post("bet/", {"kind": ("player", "banker")[self.spot], "amount": "500"})
+
+    def deal(self, board: str) -> str:
+        return self.post("deal/", form_fields(board, "deal-form"))
+
+
+class Command(BaseCommand):
+    help = "Play single-player rounds in this process; CPU per chip, DEAL and part."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--rounds", type=int, default=300, help="Measured rounds (300).")
+        parser.add_argument("--warmup", type=int, default=20, help="Rounds before (20).")
+        parser.add_argument(
+            "--part",
+            action="append",
+            default=[],
+            metavar="MODULE:ATTRIBUTE",
+            help="One more function to measure (repeatable).",
+        )
+        parser.add_argument(
+            "--profile", type=int, default=0, metavar="N", help="cProfile's N costliest."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["rounds"] < 1 or options["warmup"] < 0:
+            raise CommandError("--rounds must be at least 1 and --warmup not negative.")
+        parts = [Part(spec) for spec in dict.fromkeys([*PARTS, *options["part"]])]
+        for part in parts:
+            _resolve(part.spec)  # a wrong name fails before anything is written
+        slug = f"bench-parts-{secrets.token_hex(4)}"
+        table = Table.objects.create(
+            name=f"Bench parts {slug[-8:]}",
+            slug=slug,
+            kind=Table.Kind.SINGLE,
+            decks=1,
+            reshuffle=Table.Reshuffle.EVERY_COUP,
+            sort_order=900,
+        )
+        rounds = options["rounds"] + options["warmup"] + 1
+        buy_in = min(rounds * 5 + 100, settings.CASINO_MAX_LIMIT // 100)
+        # Only the test client signs this player in: a password nobody knows.
+        user = loadrun.funded_player(
+            PLAYER, make_password(None), buy_in=buy_in, reference=f"bench:{slug}"
+        )
+        hosts = [*settings.ALLOWED_HOSTS, HOST]
+        # The table's rate limit (per player) would stop one player's loop: off, as the
+        # bench's server runs (README, "Benchmark and soak").
+        with override_settings(ALLOWED_HOSTS=hosts, CASINO_RATE_TABLE=""):
+            client = Client(enforce_csrf_checks=True)
+            client.force_login(user)
+            player = Player(client, slug)
+            try:
+                client.get(player.page, secure=True)
+                player.post("rebuy/", {"amount": str(buy_in), "token": secrets.token_hex(8)})
+                self._measure(player, parts, options)
+            finally:
+                player.post("exit/", {"confirm": "1"})
+                Table.objects.filter(pk=table.pk).update(is_active=False)
+
+    def _measure(self, player: Player, parts: list[Part], options: dict[str, Any]) -> None:
+        for _ in range(options["warmup"]):
+            player.deal(player.chip())
+        count = options["rounds"]
+        chip_cpu = deal_cpu = 0.0
+        profile = cProfile.Profile(time.process_time) if options["profile"] else None
+        with _timed(parts):
+            if profile is not None:
+                profile.enable()
+            for _ in range(count):
+                began = time.process_time()
+                board = player.chip()
+                middle = time.process_time()
+                player.deal(board)
+                chip_cpu += middle - began
+                deal_cpu += time.process_time() - middle
+            if profile is not None:
+                profile.disable()
+        with CaptureQueriesContext(connection) as chip_queries:
+            board = player.chip()
+        with CaptureQueriesContext(connection) as deal_queries:
+            player.deal(board)
+        out = self.stdout.write
+        out(
+            f"{count} rounds after {options['warmup']} to warm up, one player, 1 deck, a new "
+            f"shoe every coup; {connection.vendor}, DEBUG {'on' if settings.DEBUG else 'off'}."
+        )
+        out(
+            f"CPU per chip {chip_cpu / count * 1000:.2f} ms, per DEAL "
+            f"{deal_cpu / count * 1000:.2f} ms, per round "
+            f"{(chip_cpu + deal_cpu) / count * 1000:.2f} ms (this process)."
+        )
+        out(
+            f"Statements per chip {len(chip_queries)}, per DEAL {len(deal_queries)} "
+            "(transaction statements included)."
+        )
+        out(f"{'part':<64} {'ms/round':>8} {'calls/round':>11}")
+        for part in parts:
+            out(f"{part.spec:<64} {part.seconds / count * 1000:>8.3f} {part.calls / count:>11.1f}")
+        if profile is not None:
+            report = io.StringIO()
+            stats = pstats.Stats(profile, stream=report)
+            stats.sort_stats("tottime").print_stats(options["profile"])
+            out(report.getvalue().rstrip())

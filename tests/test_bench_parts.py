@@ -1,0 +1,56 @@
+"""``manage.py bench_parts`` on a few rounds: it plays them as the page does, prints the
+CPU of each part it wraps, puts every function back and leaves nothing at the table."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from baccarat import statistics, views
+from baccarat.models import Play, Round, Table
+from casino.accounts.models import User
+from wallet.models import Account
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bench_parts_plays_rounds_and_measures_each_part() -> None:
+    drawing, big_road = views.render_fragment, statistics.big_road
+    out = io.StringIO()
+    call_command(
+        "bench_parts", rounds=3, warmup=1, part=["baccarat.statistics:big_road"], stdout=out
+    )
+    text = out.getvalue()
+    assert "3 rounds after 1 to warm up" in text
+    assert "CPU per chip" in text and "per DEAL" in text
+    figures = {
+        line.split()[0]: line.split()[1:]
+        for line in text.splitlines()
+        if line.startswith(("baccarat.", "django."))
+    }
+    assert figures["baccarat.rounds:layout_deal"][1] == "1.0"  # one per round
+    assert figures["baccarat.views:render_fragment"][1] == "2.0"  # the chip's and the DEAL's
+    assert float(figures["baccarat.statistics:big_road"][1]) >= 1.0
+    assert float(figures["baccarat.rounds:layout_deal"][0]) > 0
+    assert "Statements per chip" in text
+    # Every function is itself again.
+    assert views.render_fragment is drawing and statistics.big_road is big_road
+    # Five rounds settled (warm-up, measured, the one counted), the player left, closed.
+    table = Table.objects.get(slug__startswith="bench-parts-")
+    assert not table.is_active
+    assert Round.objects.filter(table=table, state=Round.State.SETTLED).count() == 5
+    player = User.objects.get(username="bench-parts")
+    assert Play.objects.filter(table=table, player=player).count() == 5
+    stacks = Account.objects.filter(owner=player, table=table, kind="stack")
+    assert [stack.balance for stack in stacks] == [0]
+
+
+def test_a_part_that_does_not_exist_is_refused_before_anything_is_written() -> None:
+    with pytest.raises(CommandError, match="No such part"):
+        call_command("bench_parts", rounds=1, part=["baccarat.views:no_such_function"])
+    with pytest.raises(CommandError, match="module:attribute"):
+        call_command("bench_parts", rounds=1, part=["render_fragment"])
+    assert not Table.objects.filter(slug__startswith="bench-parts-").exists()
