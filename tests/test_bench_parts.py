@@ -8,6 +8,7 @@ import io
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from baccarat import statistics, views
 from baccarat.models import Play, Round, Table
@@ -36,6 +37,8 @@ def test_bench_parts_plays_rounds_and_measures_each_part() -> None:
     assert float(figures["baccarat.statistics:big_road"][1]) >= 1.0
     assert float(figures["baccarat.rounds:layout_deal"][0]) > 0
     assert "Statements per chip" in text
+    if connection.vendor == "postgresql":
+        assert "PostgreSQL's CPU per round" in text
     # Every function is itself again.
     assert views.render_fragment is drawing and statistics.big_road is big_road
     # Five rounds settled (warm-up, measured, the one counted), the player left, closed.

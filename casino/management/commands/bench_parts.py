@@ -47,6 +47,7 @@ from django.test.utils import CaptureQueriesContext
 from baccarat import loadrun
 from baccarat.loadclient import form_fields, refusal
 from baccarat.models import Table
+from casino import processes
 
 PLAYER = "bench-parts"
 HOST = "testserver"
@@ -125,6 +126,17 @@ def _timed(parts: list[Part]) -> Iterator[None]:
                 delattr(owner, name)
             else:
                 setattr(owner, name, original)
+
+
+def _backend_pid() -> int | None:
+    """The process of this connection's PostgreSQL server, when it runs on this machine."""
+    if connection.vendor != "postgresql":
+        return None
+    if connection.settings_dict.get("HOST") not in ("", "localhost", "127.0.0.1", "::1"):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
 
 
 class Player:
@@ -216,6 +228,8 @@ class Command(BaseCommand):
         count = options["rounds"]
         chip_cpu = deal_cpu = 0.0
         profile = cProfile.Profile(time.process_time) if options["profile"] else None
+        backend = _backend_pid()
+        database_cpu = processes.cpu_seconds([backend]) if backend else 0.0
         with _timed(parts):
             if profile is not None:
                 profile.enable()
@@ -228,6 +242,8 @@ class Command(BaseCommand):
                 deal_cpu += time.process_time() - middle
             if profile is not None:
                 profile.disable()
+        if backend:
+            database_cpu = processes.cpu_seconds([backend]) - database_cpu
         with CaptureQueriesContext(connection) as chip_queries:
             board = player.chip()
         with CaptureQueriesContext(connection) as deal_queries:
@@ -242,6 +258,11 @@ class Command(BaseCommand):
             f"{deal_cpu / count * 1000:.2f} ms, per round "
             f"{(chip_cpu + deal_cpu) / count * 1000:.2f} ms (this process)."
         )
+        if backend:
+            out(
+                f"PostgreSQL's CPU per round {database_cpu / count * 1000:.2f} ms (this "
+                "connection's server process; commits' WAL writes by other processes not in it)."
+            )
         out(
             f"Statements per chip {len(chip_queries)}, per DEAL {len(deal_queries)} "
             "(transaction statements included)."
