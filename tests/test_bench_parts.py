@@ -56,4 +56,6 @@ def test_a_part_that_does_not_exist_is_refused_before_anything_is_written() -> N
         call_command("bench_parts", rounds=1, part=["baccarat.views:no_such_function"])
     with pytest.raises(CommandError, match="module:attribute"):
         call_command("bench_parts", rounds=1, part=["render_fragment"])
+    with pytest.raises(CommandError, match="not a function"):
+        call_command("bench_parts", rounds=1, part=["baccarat.selectors:STATS_LENGTH"])
     assert not Table.objects.filter(slug__startswith="bench-parts-").exists()

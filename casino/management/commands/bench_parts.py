@@ -27,6 +27,7 @@ from __future__ import annotations
 import cProfile
 import functools
 import importlib
+import inspect
 import io
 import pstats
 import secrets
@@ -82,8 +83,9 @@ def _resolve(spec: str) -> tuple[Any, str]:
         *outer, name = path.split(".")
         for step in outer:
             owner = getattr(owner, step)
-        if not callable(getattr(owner, name)):
-            raise CommandError(f"{spec} is not a function.")
+        found = inspect.getattr_static(owner, name)
+        if isinstance(found, (classmethod, staticmethod)) or not callable(found):
+            raise CommandError(f"{spec} is not a function or a method of instances.")
     except (ImportError, AttributeError) as error:
         raise CommandError(f"No such part: {spec} ({error}).") from error
     return owner, name
@@ -271,6 +273,7 @@ class Command(BaseCommand):
         for part in parts:
             out(f"{part.spec:<64} {part.seconds / count * 1000:>8.3f} {part.calls / count:>11.1f}")
         if profile is not None:
+            out("(Measured under cProfile: every figure above includes its overhead.)")
             report = io.StringIO()
             stats = pstats.Stats(profile, stream=report)
             stats.sort_stats("tottime").print_stats(options["profile"])
