@@ -31,6 +31,17 @@ from casino import processes
 CHIP = 500  # cents: one chip of 5 € per round
 
 
+def buy_in_for(rounds: int) -> int:
+    """Whole euros bought at the table for ``rounds`` rounds of one chip, and some over."""
+    return min(rounds * CHIP // 100 + 100, settings.CASINO_MAX_LIMIT // 100)
+
+
+def database_is_local() -> bool:
+    """Whether the database is PostgreSQL on this machine (its processes can be measured)."""
+    host = connection.settings_dict.get("HOST")
+    return connection.vendor == "postgresql" and host in ("", "localhost", "127.0.0.1", "::1")
+
+
 def add_common_arguments(parser: CommandParser) -> None:
     parser.add_argument("--base-url", required=True, help="The server, e.g. http://127.0.0.1:8000")
     parser.add_argument("--players", type=int, default=16, help="Concurrent players (16).")
@@ -86,7 +97,7 @@ def setup(options: dict[str, Any], *, rounds_per_player: int) -> Setup:
     slug = f"bench-{tag}"
     if Table.objects.filter(slug=slug).exists():
         raise CommandError(f"The table of run {tag!r} exists already: choose another --tag.")
-    buy_in = min(rounds_per_player * CHIP // 100 + 100, settings.CASINO_MAX_LIMIT // 100)
+    buy_in = buy_in_for(rounds_per_player)
     password = secrets.token_urlsafe(18)
     hashed = make_password(password)  # hashed once: one slow hash for every player
     players = []
@@ -146,8 +157,7 @@ def server_processes(options: dict[str, Any]) -> processes.Processes:
         port=port,
         web=pid_list(options["server_pids"]) or None,
         worker=pid_list(options["worker_pids"]) or None,
-        database=connection.vendor == "postgresql"
-        and connection.settings_dict.get("HOST") in ("", "localhost", "127.0.0.1", "::1"),
+        database=database_is_local(),
     )
     if os.getpid() in found.web:
         # A server in this very process (the tests'): its CPU would be the client's too.

@@ -46,9 +46,10 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from baccarat import loadrun
+from baccarat.bench import SPOTS
 from baccarat.loadclient import form_fields, refusal
 from baccarat.models import Table
-from casino import processes
+from casino import benchmark, processes
 
 PLAYER = "bench-parts"
 HOST = "testserver"
@@ -132,9 +133,7 @@ def _timed(parts: list[Part]) -> Iterator[None]:
 
 def _backend_pid() -> int | None:
     """The process of this connection's PostgreSQL server, when it runs on this machine."""
-    if connection.vendor != "postgresql":
-        return None
-    if connection.settings_dict.get("HOST") not in ("", "localhost", "127.0.0.1", "::1"):
+    if not benchmark.database_is_local():
         return None
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
@@ -165,7 +164,7 @@ class Player:
 
     def chip(self) -> str:
         self.spot = 1 - self.spot  # alternate, as the bench: one chip staked per round
-        return self.post("bet/", {"kind": ("player", "banker")[self.spot], "amount": "500"})
+        return self.post("bet/", {"kind": SPOTS[self.spot], "amount": str(benchmark.CHIP)})
 
     def deal(self, board: str) -> str:
         return self.post("deal/", form_fields(board, "deal-form"))
@@ -204,7 +203,7 @@ class Command(BaseCommand):
             sort_order=900,
         )
         rounds = options["rounds"] + options["warmup"] + 1
-        buy_in = min(rounds * 5 + 100, settings.CASINO_MAX_LIMIT // 100)
+        buy_in = benchmark.buy_in_for(rounds)
         # Only the test client signs this player in: a password nobody knows.
         user = loadrun.funded_player(
             PLAYER, make_password(None), buy_in=buy_in, reference=f"bench:{slug}"
