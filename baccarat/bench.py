@@ -2,11 +2,12 @@
 
 Each player is one browser: its own client and cookie jar (:mod:`baccarat.loadclient`).
 It signs in, opens the table and buys chips, then plays rounds as the page sends them:
-a chip on a spot (the bet form's ``kind`` and ``amount``, HTMX) and DEAL (the deal form's
-fields, read from the board the bet answered with). Spots alternate between Player and
-Banker, so the last round's repeated bet is replaced, not added to: every round stakes one
-chip. Afterwards it reads its protocol and the cashier. The framework floor is measured
-by the same clients: ``/health/`` and a simple signed-in page, in loops.
+the chips are laid out in the browser and DEAL sends the layout (the deal form's fields,
+read from the board the last answer drew, with ``layout`` and a ``stake_<spot>``; HTMX),
+one request a round. Spots alternate between Player and Banker, so every round changes the
+layout and stakes one chip. Afterwards it reads its protocol and the cashier. The
+framework floor is measured by the same clients: ``/health/`` and a simple signed-in
+page, in loops.
 
 Each phase is timed as a whole (its requests per second) and each request on its own;
 ``on_phase`` is called at the start and end of each phase (the command samples process
@@ -32,6 +33,7 @@ SPOTS = ("player", "banker")
 FLOOR_HEALTH = "/health/"
 FLOOR_PAGE = "/accounts/preferences/"
 ERRORS_KEPT = 20
+DEALT = 'class="board dealing'  # the board of a round just dealt (board.html)
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class SessionPlayer:
         self.client = browser_client(plan.base_url, https_proxy=plan.https_proxy)
         self.spot = secrets.randbelow(2)
         self.signed_in = False
+        self.board: str | None = None  # the board the last answer drew (its deal fields)
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -126,16 +129,27 @@ class SessionPlayer:
             return False
         token = f"bench-{secrets.token_hex(8)}"
         data = {"amount": str(self.plan.buy_in), "token": token}
-        return await self.action("rebuy", "rebuy/", data) is not None
+        self.board = await self.action("rebuy", "rebuy/", data)
+        return self.board is not None
 
     async def play_round(self) -> bool:
-        self.spot = 1 - self.spot  # alternate: the repeated bet is replaced, not added to
-        data = {"kind": SPOTS[self.spot], "amount": str(self.plan.chip)}
-        board = await self.action("bet", "bet/", data)
-        if board is None:
+        if self.board is None:  # after an error: the page as it is now
+            page = await self.request("table page", "GET", self.page)
+            if page is None:
+                return False
+            self.board = page.text
+        self.spot = 1 - self.spot  # alternate: the layout changes every round
+        data = {
+            **form_fields(self.board, "deal-form"),
+            "layout": "on",
+            f"stake_{SPOTS[self.spot]}": str(self.plan.chip),
+        }
+        self.board = await self.action("deal", "deal/", data)
+        if self.board is None:
             return False
-        dealt = await self.action("deal", "deal/", form_fields(board, "deal-form"))
-        if dealt is None:
+        if DEALT not in self.board:
+            self.run.error(self.player.username, "deal", "answered without a deal")
+            self.board = None
             return False
         self.run.current.rounds += 1
         return True

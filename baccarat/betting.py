@@ -254,6 +254,25 @@ def open_from_layout(
     return play
 
 
+def place_layout(*, play: Play, player: User, stakes: Stakes, stack: int) -> None:
+    """The layout the page sends with DEAL (chips laid out in the browser) becomes the
+    play's bets, checked as a chip is (whole chips, the spots, the rules, the maximums and
+    the stack, ``stack`` read under the seat lock); nothing is written when it is what
+    the server holds already."""
+    if not stakes:
+        raise engine.NoBet()
+    round = play.round
+    unit = chip_unit(round.table)
+    if any(type(stake) is not int or stake <= 0 or stake % unit for stake in stakes.values()):
+        raise RoundError("not_a_chip")
+    if any(kind not in round.rules["limits"] for kind in stakes):
+        raise engine.UnknownBetKind(next(k for k in stakes if k not in round.rules["limits"]))
+    if play.pk is not None and stakes == stakes_of(play):
+        return
+    _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
+    write_stakes(play=play, stakes=stakes)
+
+
 def chip_edit(*, kind: str, amount: int | None, take_back: bool) -> LayoutEdit:
     """A chip on a spot, or back from it (no amount: the whole bet). A chip that cannot
     stand beside the last round's repeated bets replaces them: the player chose anew."""

@@ -98,7 +98,12 @@ MAX_ID = 2**63 - 1
 
 class DealForm(forms.Form):
     """DEAL names the round it deals (``round``), or, when the layout repeats the last
-    round's bets, that last round (``after``): a double submit deals one round only."""
+    round's bets, that last round (``after``): a double submit deals one round only.
+
+    With its script the page lays chips out in the browser and sends the whole layout
+    with DEAL: ``layout`` set and a ``stake_<spot>`` in cents for each spot with chips
+    (:attr:`stakes`). Without them DEAL plays the bets the server holds (each chip a
+    POST of its own, as without JavaScript)."""
 
     round = forms.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
@@ -106,6 +111,30 @@ class DealForm(forms.Form):
     after = forms.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
     )
+    layout = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for kind in Bet.Kind.values:
+            self.fields[f"stake_{kind}"] = forms.IntegerField(
+                required=False,
+                min_value=0,
+                max_value=settings.CASINO_MAX_LIMIT,
+                widget=forms.HiddenInput,
+                error_messages={
+                    "invalid": _("Stakes must be whole chips."),
+                    "min_value": _("Stakes must be positive."),
+                    "max_value": _("This bet is above the table maximum."),
+                },
+            )
+
+    @property
+    def stakes(self) -> dict[str, int] | None:
+        """The layout sent with DEAL (spot to cents, chips only), or None if none was."""
+        if not self.cleaned_data.get("layout"):
+            return None
+        stakes = {kind: self.cleaned_data.get(f"stake_{kind}") for kind in Bet.Kind.values}
+        return {kind: stake for kind, stake in stakes.items() if stake}
 
 
 class EmptyForm(forms.Form):

@@ -467,14 +467,21 @@ def round_play(*, round_id: int) -> LockResult:
 
 
 def layout_deal(
-    *, table: Table, player: Any, round_id: int | None, after: int | None
+    *,
+    table: Table,
+    player: Any,
+    round_id: int | None,
+    after: int | None,
+    stakes: betting.Stakes | None = None,
 ) -> LockResult | None:
     """DEAL at a single-seat table, as the page asks it: ``round_id`` names the BETTING
     round the layout shows; ``after``, the last dealt round when the layout shows its
-    bets again (seed 002's repeat: this DEAL opens a round with them). ``None`` when the
-    round was dealt already (a double press). Lock and settle commit apart
-    (:func:`round_play`); the lock runs under the player's seat lock, reading the layout
-    once."""
+    bets again (seed 002's repeat: this DEAL opens a round with them). ``stakes``: the
+    layout the page laid out in the browser and sends with DEAL; it becomes the round's
+    bets in the lock's transaction (:func:`~baccarat.betting.place_layout`), so a round
+    is one request. ``None`` when the round was dealt already (a double press). Lock and
+    settle commit apart (:func:`round_play`); the lock runs under the player's seat lock,
+    reading the layout once."""
     with transaction.atomic():
         stack, wallet_balance = betting.seat_lock(table=table, player=player)
         plays = recent_plays(table=table, player=player, lock_shoe=True)
@@ -492,9 +499,13 @@ def layout_deal(
                 p.round_id > after and p.round.state != Round.State.BETTING for p in plays
             ):
                 return None
-            current = betting.open_from_layout(table=table, player=player, plays=plays)
+            current = betting.open_from_layout(
+                table=table, player=player, plays=plays, save=stakes is None
+            )
         current.player = player
         current.round.table = table
+        if stakes is not None:
+            betting.place_layout(play=current, player=player, stakes=stakes, stack=stack)
         result = lock_betting_round(
             current.round, [current], escrowed=False, shoe=open_shoe_of(plays), stack=stack
         )

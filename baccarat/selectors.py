@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from baccarat import engine
 from baccarat.card_names import card_name
 from baccarat.db import open_shoe_of, player_coups, player_plays, player_tables, row_where
+from baccarat.engine.bets import COMMISSION_STAKE_STEP
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.shoes import is_open_shoe, shoe_open
 from wallet.formatting import format_money
@@ -149,6 +150,11 @@ class TableState:
     @property
     def total_stake(self) -> int:
         return sum(self.stakes.values())
+
+    @property
+    def last_stakes(self) -> dict[str, int]:
+        """The bets of the player's last finished round here (what REBET lays again)."""
+        return {bet.kind: bet.stake for bet in self.last.bets.all()} if self.last else {}
 
     @property
     def available(self) -> int:
@@ -373,6 +379,8 @@ class SpotView:
     stake: int
     result: str = ""  # "win", "lose" or "push" for the round just dealt
     paid: int = 0
+    maximum: int = 0  # the table's maximum on it (the page checks a chip against it)
+    step: int = 0  # a stake here must be a multiple of it (Banker, with commission)
 
     @property
     def letter(self) -> str:
@@ -395,12 +403,15 @@ def layout_spots(state: TableState, *, just_dealt: bool) -> list[SpotView]:
         "player_pair": "11:1",
         "banker_pair": "11:1",
     }
+    limits = table.limits()
+    commission = table.commission == Table.Commission.FIVE_PERCENT
+    step = COMMISSION_STAKE_STEP if commission else 0
     dealt: dict[str, Bet] = {}
     if just_dealt and state.last is not None:
         dealt = {bet.kind: bet for bet in state.last.bets.all()}
     spots = []
     for kind in SPOT_ORDER:
-        if kind not in table.limits():
+        if kind not in limits:
             continue
         bet = dealt.get(kind)
         result = ""
@@ -417,6 +428,8 @@ def layout_spots(state: TableState, *, just_dealt: bool) -> list[SpotView]:
                 stake=state.stakes.get(kind, 0),
                 result=result,
                 paid=bet.payout if bet is not None else 0,
+                maximum=limits[kind][1],
+                step=step if kind == "banker" else 0,
             )
         )
     return spots

@@ -34,6 +34,7 @@ from baccarat import (
 )
 from baccarat.errors import RoundError
 from baccarat.forms import (
+    ENGINE_MESSAGES,
     BetForm,
     DealForm,
     EmptyForm,
@@ -49,11 +50,21 @@ from baccarat.notices import deliver_server_notices, server_notices
 from baccarat.practice import practice_start
 from baccarat.rule_sets import chip_unit
 from wallet.errors import WalletError
-from wallet.formatting import format_money
+from wallet.formatting import format_money, money_format
 
 APP_VERSION = "0.1.0"  # keep equal to [project] version in pyproject.toml
 PROTOCOL_PAGE_SIZE = 25
 DOMAIN_ERRORS = (engine.EngineError, RoundError, WalletError)
+# What the page's script may refuse of a chip laid out in the browser, in the words the
+# server refuses it with (the page carries them; the DEAL checks it all again).
+LAYOUT_REFUSALS = (
+    ("above_max", RoundError.messages["above_max"]),
+    ("stack_short", RoundError.messages["stack_short"]),
+    ("not_a_chip", RoundError.messages["not_a_chip"]),
+    ("no_previous_bets", RoundError.messages["no_previous_bets"]),
+    ("combination_not_allowed", ENGINE_MESSAGES["combination_not_allowed"]),
+    ("stake_not_commissionable", ENGINE_MESSAGES["stake_not_commissionable"]),
+)
 
 
 def _render_table(
@@ -134,6 +145,8 @@ def _render_table(
     if full_page or buyin_drawn:
         context["rebuy_form"] = rebuy_form or RebuyForm(initial={"token": secrets.token_hex(8)})
     if full_page:
+        context["money_format"] = money_format()
+        context["layout_refusals"] = LAYOUT_REFUSALS
         return render(request, "baccarat/table.html", context)
     # The answer is the Jinja2 fragments alone; the buy-in panel, a Django template, is
     # drawn into it when it changed.
@@ -263,6 +276,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
                 player=request.user,
                 round_id=form.cleaned_data["round"],
                 after=form.cleaned_data["after"],
+                stakes=form.stakes,
             )
             if result is not None:
                 # Render the result from the plays the settle loaded, not read again.

@@ -25,18 +25,19 @@ def test_bench_parts_plays_rounds_and_measures_each_part() -> None:
         "bench_parts", rounds=3, warmup=1, part=["baccarat.statistics:big_road"], stdout=out
     )
     text = out.getvalue()
-    assert "3 rounds after 1 to warm up" in text
-    assert "CPU per chip" in text and "per DEAL" in text
+    assert "3 rounds after 1 to warm up" in text and "DEAL with the layout" in text
+    assert "CPU per round" in text
     figures = {
         line.split()[0]: line.split()[1:]
         for line in text.splitlines()
         if line.startswith(("baccarat.", "django."))
     }
     assert figures["baccarat.rounds:layout_deal"][1] == "1.0"  # one per round
-    assert figures["baccarat.views:render_fragment"][1] == "2.0"  # the chip's and the DEAL's
+    assert figures["baccarat.views:render_fragment"][1] == "1.0"  # the DEAL's answer
+    assert figures["baccarat.betting:layout_edit"][1] == "0.0"  # no chip POST
     assert float(figures["baccarat.statistics:big_road"][1]) >= 1.0
     assert float(figures["baccarat.rounds:layout_deal"][0]) > 0
-    assert "Statements per chip" in text
+    assert "Statements per round" in text
     if connection.vendor == "postgresql":
         assert "PostgreSQL's CPU per round" in text
     # Every function is itself again.
@@ -49,6 +50,23 @@ def test_bench_parts_plays_rounds_and_measures_each_part() -> None:
     assert Play.objects.filter(table=table, player=player).count() == 5
     stacks = Account.objects.filter(owner=player, table=table, kind="stack")
     assert [stack.balance for stack in stacks] == [0]
+
+
+def test_bench_parts_without_the_script_plays_a_chip_then_deal() -> None:
+    out = io.StringIO()
+    call_command("bench_parts", rounds=2, warmup=0, without_script=True, stdout=out)
+    text = out.getvalue()
+    assert "a chip POST, then DEAL" in text and "per chip" in text and "per DEAL" in text
+    assert "Statements per chip" in text
+    figures = {
+        line.split()[0]: line.split()[1:]
+        for line in text.splitlines()
+        if line.startswith(("baccarat.", "django."))
+    }
+    assert figures["baccarat.betting:layout_edit"][1] == "1.0"
+    assert figures["baccarat.views:render_fragment"][1] == "2.0"  # the chip's and the DEAL's
+    table = Table.objects.get(slug__startswith="bench-parts-")
+    assert Round.objects.filter(table=table, state=Round.State.SETTLED).count() == 3
 
 
 def test_a_part_that_does_not_exist_is_refused_before_anything_is_written() -> None:

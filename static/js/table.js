@@ -1,6 +1,7 @@
 // The table in the browser: the keyboard of seeds 000/001, the chosen chip and spot,
-// the reveal's announcement and sounds, and the clocks. htmx does every request; the
-// server decides everything. Shared by the single-player and the full table.
+// the single-player layout, the reveal's announcement and sounds, and the clocks. htmx
+// does every request; the server decides everything. Shared by the single-player and
+// the full table.
 (function () {
   "use strict";
 
@@ -120,6 +121,194 @@
     chooseSpot(kinds[Math.max(0, Math.min(kinds.length - 1, index + direction))]);
   }
 
+  // The single-player table's layout (data-local-layout) is laid out here, as at a
+  // casino's own tables: a chip, −, a right-click, Clear and Same bet change it at once,
+  // checked as the server checks a chip, in the server's words (#layout-refusals), and
+  // DEAL sends it whole (its hidden fields, which the server checks all again), so a
+  // round is one request. Without the script each chip is a POST of its own. A full
+  // table's bets are the server's: every seat sees them.
+  var layout = { stakes: {}, dirty: false, carried: false };
+  var moneyFormat = null;
+  function localLayout() {
+    var t = table();
+    return !!(t && t.hasAttribute("data-local-layout") && document.getElementById("deal-form"));
+  }
+  function money(cents) {
+    if (!moneyFormat) {
+      var data = document.getElementById("money-format");
+      moneyFormat = data ? JSON.parse(data.textContent) : { prefix: "€", suffix: "", decimal: ".", group: "," };
+    }
+    var hundredths = cents % 100;
+    var units = String((cents - hundredths) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, moneyFormat.group);
+    return moneyFormat.prefix + units + moneyFormat.decimal + (hundredths < 10 ? "0" : "") + hundredths + moneyFormat.suffix;
+  }
+  function readLayout() {
+    var b = board();
+    var stakes = {};
+    if (b) {
+      b.querySelectorAll(".spot[data-kind]").forEach(function (el) {
+        var stake = Number(el.dataset.stake || 0);
+        if (stake > 0) stakes[el.dataset.kind] = stake;
+      });
+    }
+    layout = { stakes: stakes, dirty: false, carried: !!(b && b.hasAttribute("data-carried")) };
+    writeDealForm();
+  }
+  function writeDealForm() {
+    var form = document.getElementById("deal-form");
+    if (!form) return;
+    form.querySelectorAll("input[data-layout]").forEach(function (input) { input.remove(); });
+    function field(name, value) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      input.setAttribute("data-layout", "");
+      form.appendChild(input);
+    }
+    field("layout", "on");
+    Object.keys(layout.stakes).forEach(function (kind) { field("stake_" + kind, String(layout.stakes[kind])); });
+  }
+  // Why the server would refuse these stakes, or null (betting.py: chip_edit, _check_stakes).
+  function refusalOf(stakes) {
+    var b = board();
+    var unit = Number(table().dataset.chipUnit || 1);
+    var total = 0;
+    var kinds = Object.keys(stakes);
+    for (var i = 0; i < kinds.length; i++) {
+      var el = spot(kinds[i]);
+      var stake = stakes[kinds[i]];
+      if (!el || stake % unit) return "not_a_chip";
+      if (el.dataset.step && stake % Number(el.dataset.step)) return "stake_not_commissionable";
+      total += stake;
+    }
+    var spots = b.querySelector(".spots");
+    if (spots && spots.hasAttribute("data-exclusive") && stakes.player && stakes.banker) return "combination_not_allowed";
+    for (var j = 0; j < kinds.length; j++) {
+      if (stakes[kinds[j]] > Number(spot(kinds[j]).dataset.max)) return "above_max";
+    }
+    if (total > Number(b.dataset.stack || 0)) return "stack_short";
+    return null;
+  }
+  function clearRefusals() {
+    var b = board();
+    if (b) b.querySelectorAll(".form-errors").forEach(function (el) { el.remove(); });
+  }
+  function refuse(code) {
+    var b = board();
+    var refusals = document.getElementById("layout-refusals");
+    var shown = refusals && refusals.content.querySelector('[data-code="' + code + '"]');
+    clearRefusals();
+    if (!b || !shown) return;
+    var status = b.querySelector(".status-bar");
+    var copy = shown.cloneNode(true);
+    if (status) status.after(copy); else b.prepend(copy);
+  }
+  function drawLayout(keepRefusals) {
+    var b = board();
+    if (!b) return;
+    if (!keepRefusals) clearRefusals();
+    var total = 0;
+    var spots = b.querySelector(".spots");
+    b.querySelectorAll(".spot[data-kind]").forEach(function (el) {
+      var stake = layout.stakes[el.dataset.kind] || 0;
+      total += stake;
+      el.dataset.stake = String(stake);
+      el.classList.toggle("has-stake", stake > 0);
+      // What became of the last round's bets goes once the layout changes.
+      el.classList.remove("result-win", "result-lose", "result-push");
+      var result = el.querySelector(".spot-result");
+      if (result) result.remove();
+      var box = el.querySelector(".spot-stake");
+      box.textContent = "";
+      var part = document.createElement("span");
+      if (stake) {
+        var chips = document.createElement("span");
+        chips.className = "chip-stack";
+        chips.setAttribute("aria-hidden", "true");
+        box.appendChild(chips);
+        part.className = "amount";
+        part.textContent = money(stake);
+      } else {
+        part.className = "visually-hidden";
+        part.textContent = spots ? spots.dataset.noBet : "";
+      }
+      box.appendChild(part);
+      var minus = el.querySelector(".spot-remove");
+      if (minus) minus.hidden = !stake;
+    });
+    if (spots) spots.classList.remove("carried");
+    var note = b.querySelector(".carried-note");
+    if (note) note.remove();
+    var stack = Number(b.dataset.stack || 0);
+    var stakeShown = document.getElementById("total-stake");
+    if (stakeShown) stakeShown.textContent = money(total);
+    var available = document.getElementById("available");
+    if (available) {
+      available.textContent = "";
+      var figure = document.createElement("span");
+      figure.textContent = money(Math.max(0, stack - total));
+      available.appendChild(figure);
+    }
+    writeDealForm();
+  }
+  function layOut(stakes) {
+    var clean = {};
+    Object.keys(stakes).forEach(function (kind) { if (stakes[kind] > 0) clean[kind] = stakes[kind]; });
+    var refused = refusalOf(clean);
+    if (refused) { refuse(refused); return; }
+    layout = { stakes: clean, dirty: true, carried: false };
+    drawLayout(false);
+  }
+  function addLocal(kind, amount) {
+    if (!amount || !spot(kind)) return;
+    var placed = Object.assign({}, layout.stakes);
+    placed[kind] = (placed[kind] || 0) + amount;
+    var spots = board().querySelector(".spots");
+    // A chip that cannot stand beside the last round's repeated bets replaces them.
+    if (layout.carried && spots && spots.hasAttribute("data-exclusive") && placed.player && placed.banker) {
+      placed = {};
+      placed[kind] = amount;
+    }
+    layOut(placed);
+  }
+  function takeBackLocal(kind, amount) {
+    if (!layout.stakes[kind]) return;
+    var placed = Object.assign({}, layout.stakes);
+    placed[kind] = amount ? Math.max(0, placed[kind] - amount) : 0;
+    layOut(placed);
+  }
+  function rebetLocal() {
+    var b = board();
+    var last = b && b.dataset.last ? JSON.parse(b.dataset.last) : {};
+    if (!Object.keys(last).length) { refuse("no_previous_bets"); return; }
+    layOut(last);
+  }
+  // The spots' buttons, Clear and Same bet, before htmx sees them.
+  document.addEventListener("click", function (event) {
+    if (!localLayout() || !board()) return;
+    var button = event.target.closest && event.target.closest("button");
+    if (!button) return;
+    var inBoard = board().contains(button);
+    if (inBoard && button.classList.contains("spot-add")) {
+      chooseSpot(button.value);
+      sound.play("chip");
+      addLocal(button.value, chosenChip());
+    } else if (inBoard && button.classList.contains("spot-remove")) {
+      chooseSpot(button.value);
+      sound.play("chip");
+      takeBackLocal(button.value, chosenChip());
+    } else if (button.id === "btn-clear") {
+      layOut({});
+    } else if (button.id === "btn-rebet") {
+      rebetLocal();
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }, true);
+
   function post(values) {
     var t = table();
     if (!t || !window.htmx) return;
@@ -132,14 +321,21 @@
     if (!amount || !spot(kind)) return;
     chooseSpot(kind);
     sound.play("chip");
-    post({ kind: kind, amount: String(amount) });
+    if (localLayout()) addLocal(kind, amount);
+    else post({ kind: kind, amount: String(amount) });
   }
   function changeStake(sign, units) {
     var t = table();
     if (!t || !spot(chosenSpot)) return;
-    var values = { amount: String(Number(t.dataset.chipUnit) * units) };
-    values[sign > 0 ? "kind" : "remove"] = chosenSpot;
+    var amount = Number(t.dataset.chipUnit) * units;
     sound.play("chip");
+    if (localLayout()) {
+      if (sign > 0) addLocal(chosenSpot, amount);
+      else takeBackLocal(chosenSpot, amount);
+      return;
+    }
+    var values = { amount: String(amount) };
+    values[sign > 0 ? "kind" : "remove"] = chosenSpot;
     post(values);
   }
   function press(id) {
@@ -183,7 +379,9 @@
     if (!el || !board() || !board().contains(el)) return;
     event.preventDefault();
     chooseSpot(el.dataset.kind);
-    if (el.classList.contains("has-stake")) post({ remove: el.dataset.kind });
+    if (!el.classList.contains("has-stake")) return;
+    if (localLayout()) takeBackLocal(el.dataset.kind, 0);
+    else post({ remove: el.dataset.kind });
   });
 
   // The reveal: the cards turn (CSS), then the result is announced and heard.
@@ -233,6 +431,12 @@
     var b = board();
     if (b && b !== shownBoard) {
       shownBoard = b;
+      // A new board after a DEAL shows the server's layout; after anything else (a
+      // refused DEAL, a rebuy) the chips laid out here stay on it.
+      if (localLayout()) {
+        if (layout.dirty && !b.classList.contains("dealing")) drawLayout(true);
+        else readLayout();
+      }
       markChosen();
       reveal();
     }
@@ -273,6 +477,7 @@
   function start() {
     shownBoard = board();
     shownControls = document.getElementById("table-controls");
+    if (localLayout()) readLayout();
     restoreChip();
     markChosen();
     reveal();

@@ -309,3 +309,23 @@ def test_the_deals_answer_shows_the_stack_the_ledger_holds(
             assert match.group(1) == format_money(stack)
         outcomes.add(Round.objects.filter(table=table).latest("pk").outcome)
     assert len(outcomes) >= 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deal_with_the_layout_request(
+    client: Any, alice: Any, warm_table: Table, django_assert_max_num_queries: Any
+) -> None:
+    """A round as the page with its script plays it: DEAL with the layout, one request.
+    The DEAL's statements and the round, play and bets it opens (one statement on
+    PostgreSQL, ``baccarat.db.insert_play``): 14 there."""
+    client.force_login(alice)
+    deal = reverse("baccarat:table_deal", args=[warm_table.slug])
+    last = Round.objects.filter(table=warm_table).latest("pk").pk
+    for kind in ("banker", "player", "banker"):
+        with django_assert_max_num_queries(DEAL_VIEW_BUDGET + 1 + PLAY_INSERT_EXTRA):
+            answer = client.post(
+                deal, {"after": last, "layout": "on", f"stake_{kind}": 500}, **HTMX
+            )
+        assert b"board dealing" in answer.content
+        last = Round.objects.filter(table=warm_table).latest("pk").pk
+    assert Round.objects.filter(table=warm_table, state=Round.State.SETTLED).count() == 4

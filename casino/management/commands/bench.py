@@ -8,7 +8,8 @@ single-player table and its players (:mod:`casino.benchmark`), and the players
 
 1. the framework floor: ``/health/`` and a simple signed-in page in loops;
 2. sit: the table page and a buy-in;
-3. rounds: bet POST + deal POST (HTMX, as the page sends them), ``--rounds`` each;
+3. rounds: DEAL with the layout (HTMX, as the page with its script sends it: one request
+   a round), ``--rounds`` each;
 4. the protocol and the cashier, ``--page-visits`` times each.
 
 It prints per endpoint the requests per second, p50/p95/p99/max and errors; rounds per
@@ -33,7 +34,7 @@ from baccarat.bench import Run, bench_run
 from baccarat.loadclient import percentiles
 from casino import benchmark
 
-ORDER = ["login form", "login", "health", "simple page", "table page", "rebuy", "bet", "deal"]
+ORDER = ["login form", "login", "health", "simple page", "table page", "rebuy", "deal"]
 
 
 class Command(BaseCommand):

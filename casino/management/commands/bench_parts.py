@@ -4,13 +4,16 @@
     python manage.py bench_parts --rounds 300 --part baccarat.statistics:shoe_board
 
 No server and no load: one player plays rounds through Django's test client as the page
-sends them (a chip on a spot, HTMX, then DEAL with the deal form's fields from the chip's
-answer; form-encoded, CSRF checked, over https as behind the proxy), in the configured
-database, at a table of its own like the bench's (one deck, a new shoe every coup). Run it
-with the server's environment and DEBUG=0 to measure what production runs.
+sends them (DEAL with the layout laid out in the browser, with the deal form's fields from
+the last answer; HTMX, form-encoded, CSRF checked, over https as behind the proxy), in the
+configured database, at a table of its own like the bench's (one deck, a new shoe every
+coup). ``--without-script`` plays them as the page without its script does: a chip on a
+spot (a POST), then DEAL. Run it with the server's environment and DEBUG=0 to measure what
+production runs.
 
-It prints the CPU of a chip, a DEAL and a round (this process's, so the database's own is
-not in it), the statements of each (transaction statements included), and per part (a
+It prints the CPU of a round (and without the script of its chip and DEAL; this process's,
+so the database's own is not in it), the statements of each request (transaction
+statements included), and per part (a
 function wrapped for the run, counted once when it calls itself) its CPU and calls per
 round. ``--part module:attribute`` adds one; the attribute is replaced where it is looked
 up, so name the module the caller reads it from (``baccarat.views:render_fragment``, which
@@ -147,6 +150,7 @@ class Player:
         self.client = client
         self.page = f"/tables/{slug}/"
         self.spot = 0
+        self.board = ""  # the last answer, whose deal fields the next DEAL sends
 
     def post(self, action: str, data: dict[str, str]) -> str:
         token = self.client.cookies[settings.CSRF_COOKIE_NAME].value
@@ -160,14 +164,30 @@ class Player:
         text = answer.content.decode()
         if answer.status_code != 200 or refusal(text):
             raise CommandError(f"{action} refused ({answer.status_code}): {refusal(text)}")
+        self.board = text
         return text
 
     def chip(self) -> str:
         self.spot = 1 - self.spot  # alternate, as the bench: one chip staked per round
         return self.post("bet/", {"kind": SPOTS[self.spot], "amount": str(benchmark.CHIP)})
 
-    def deal(self, board: str) -> str:
-        return self.post("deal/", form_fields(board, "deal-form"))
+    def deal(self) -> str:
+        """DEAL as the page without its script sends it: the layout is the server's."""
+        return self.post("deal/", form_fields(self.board, "deal-form"))
+
+    def deal_layout(self) -> str:
+        """DEAL with the layout laid out in the browser: a round in one request."""
+        self.spot = 1 - self.spot
+        fields = form_fields(self.board, "deal-form")
+        stake = {"layout": "on", f"stake_{SPOTS[self.spot]}": str(benchmark.CHIP)}
+        return self.post("deal/", {**fields, **stake})
+
+    def round(self, *, script: bool) -> None:
+        if script:
+            self.deal_layout()
+        else:
+            self.chip()
+            self.deal()
 
 
 class Command(BaseCommand):
@@ -185,6 +205,11 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--profile", type=int, default=0, metavar="N", help="cProfile's N costliest."
+        )
+        parser.add_argument(
+            "--without-script",
+            action="store_true",
+            help="Rounds as the page without JavaScript plays them: a chip POST, then DEAL.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -224,8 +249,9 @@ class Command(BaseCommand):
                 Table.objects.filter(pk=table.pk).update(is_active=False)
 
     def _measure(self, player: Player, parts: list[Part], options: dict[str, Any]) -> None:
+        script = not options["without_script"]
         for _ in range(options["warmup"]):
-            player.deal(player.chip())
+            player.round(script=script)
         count = options["rounds"]
         chip_cpu = deal_cpu = 0.0
         profile = cProfile.Profile(time.process_time) if options["profile"] else None
@@ -236,38 +262,52 @@ class Command(BaseCommand):
                 profile.enable()
             for _ in range(count):
                 began = time.process_time()
-                board = player.chip()
-                middle = time.process_time()
-                player.deal(board)
+                if script:
+                    player.deal_layout()
+                    middle = began
+                else:
+                    player.chip()
+                    middle = time.process_time()
+                    player.deal()
                 chip_cpu += middle - began
                 deal_cpu += time.process_time() - middle
             if profile is not None:
                 profile.disable()
         if backend:
             database_cpu = processes.cpu_seconds([backend]) - database_cpu
-        with CaptureQueriesContext(connection) as chip_queries:
-            board = player.chip()
-        with CaptureQueriesContext(connection) as deal_queries:
-            player.deal(board)
         out = self.stdout.write
+        played = "DEAL with the layout" if script else "a chip POST, then DEAL (no script)"
         out(
             f"{count} rounds after {options['warmup']} to warm up, one player, 1 deck, a new "
-            f"shoe every coup; {connection.vendor}, DEBUG {'on' if settings.DEBUG else 'off'}."
+            f"shoe every coup, {played}; {connection.vendor}, DEBUG "
+            f"{'on' if settings.DEBUG else 'off'}."
         )
-        out(
-            f"CPU per chip {chip_cpu / count * 1000:.2f} ms, per DEAL "
-            f"{deal_cpu / count * 1000:.2f} ms, per round "
-            f"{(chip_cpu + deal_cpu) / count * 1000:.2f} ms (this process)."
-        )
+        per_round = f"CPU per round {(chip_cpu + deal_cpu) / count * 1000:.2f} ms (this process)"
+        if script:
+            out(per_round + ".")
+        else:
+            out(
+                f"{per_round}: per chip {chip_cpu / count * 1000:.2f} ms, per DEAL "
+                f"{deal_cpu / count * 1000:.2f} ms."
+            )
         if backend:
             out(
                 f"PostgreSQL's CPU per round {database_cpu / count * 1000:.2f} ms (this "
                 "connection's server process; commits' WAL writes by other processes not in it)."
             )
-        out(
-            f"Statements per chip {len(chip_queries)}, per DEAL {len(deal_queries)} "
-            "(transaction statements included)."
-        )
+        if script:
+            with CaptureQueriesContext(connection) as deal_queries:
+                player.deal_layout()
+            out(f"Statements per round {len(deal_queries)} (transaction statements included).")
+        else:
+            with CaptureQueriesContext(connection) as chip_queries:
+                player.chip()
+            with CaptureQueriesContext(connection) as deal_queries:
+                player.deal()
+            out(
+                f"Statements per chip {len(chip_queries)}, per DEAL {len(deal_queries)} "
+                "(transaction statements included)."
+            )
         out(f"{'part':<64} {'ms/round':>8} {'calls/round':>11}")
         for part in parts:
             out(f"{part.spec:<64} {part.seconds / count * 1000:>8.3f} {part.calls / count:>11.1f}")
