@@ -307,6 +307,9 @@
     }
     event.preventDefault();
     event.stopPropagation();
+    // Clicked with a pointer: the focus leaves the button, as when the board was drawn
+    // anew, so that Enter deals; pressed from the keyboard, it stays where it was.
+    if (event.detail > 0) button.blur();
   }, true);
 
   function post(values) {
@@ -379,6 +382,7 @@
     if (!el || !board() || !board().contains(el)) return;
     event.preventDefault();
     chooseSpot(el.dataset.kind);
+    if (localLayout() && el.contains(document.activeElement)) document.activeElement.blur();
     if (!el.classList.contains("has-stake")) return;
     if (localLayout()) takeBackLocal(el.dataset.kind, 0);
     else post({ remove: el.dataset.kind });

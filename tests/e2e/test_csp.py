@@ -220,17 +220,20 @@ def test_a_refused_table_action_shows_its_message(watched, tables, settings):
     w.visit("/tables/golden/")
     page.locator("#buy-in .buy-in-presets button").first.click()  # one
     settled(page)
-    page.locator(".spot-player .spot-add").click()  # two
+    page.locator(".spot-player .spot-add").click()  # laid out in the page: no request
+    page.locator("#btn-deal").click()  # two
     settled(page)
-    page.locator(".spot-player .spot-add").click()  # three: refused
+    expect(page.locator("#board.revealed")).to_have_count(1, timeout=15_000)
+    stack = page.locator("#stack").inner_text()
+    page.locator("#btn-deal").click()  # three: refused
     error = page.locator("#request-error")
     expect(error).to_be_visible()
     expect(error).to_have_text(
         "That was faster than the table allows. Please wait a moment and try again."
     )
-    stake = page.locator("#total-stake").inner_text()
     settled(page)
-    expect(page.locator("#total-stake")).to_have_text(stake)  # the table stays as it was
+    expect(page.locator("#stack")).to_have_text(stack, use_inner_text=True)  # as it was
+    assert Round.objects.filter(state=Round.State.SETTLED).count() == 1
     w.check()
 
 

@@ -10,6 +10,8 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from baccarat.card_names import card_name
+from baccarat.errors import RoundError
+from baccarat.forms import ENGINE_MESSAGES
 from baccarat.models import Round, Table
 from wallet.formatting import format_money
 
@@ -56,6 +58,9 @@ def test_new_player_plays_by_mouse_and_keyboard_then_leaves(page, golden, money,
     player = get_user_model().objects.get(username="tomas")
     page.locator(".table-card a[href='/tables/golden/']").click()
     expect(page.locator("#table-heading")).to_have_text("Golden Baccarat")
+    # The chips are laid out in the browser: a round is one request, DEAL with the layout.
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
 
     stack, stake, available = (
         page.locator("#stack"),
@@ -190,6 +195,9 @@ def test_new_player_plays_by_mouse_and_keyboard_then_leaves(page, golden, money,
     settled(page)
     expect(stack).to_have_text(money(ledger.stack(player, golden)), use_inner_text=True)
 
+    assert posts and not [url for url in posts if url.endswith("/bet/")], posts
+    assert sum(url.endswith("/deal/") for url in posts) == 3
+
     # Leaving with chips on the layout asks first; then the lobby says what came back.
     page.locator("#btn-exit").click()
     expect(page.locator(".exit-confirm")).to_be_visible()
@@ -240,3 +248,47 @@ def test_the_lobby_offers_no_table_that_cannot_be_opened(page, golden, signed_in
     salon = page.locator(".table-card", has_text="Salon Privé")
     expect(salon).to_contain_text("0/8 seats taken")
     expect(page.locator(".table-card", has_text=closed.name)).to_have_count(0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_chips_laid_out_in_the_page_are_checked_and_kept_through_a_refused_deal(
+    page, golden, signed_in, money, ledger
+):
+    """German page: the layout is drawn in the page as the server draws money; a chip the
+    rules refuse is refused there in the server's words; a DEAL the server refuses (the
+    stack cashed out from another tab meanwhile) keeps the chips laid out and changes
+    nothing."""
+    from wallet import services as wallet
+
+    player = signed_in("greta", language="de")
+    wallet.wallet_rebuy(player=player, table=golden, amount=30 * UNIT, reference="greta")
+    page.goto("/tables/golden/")
+    stake = page.locator("#total-stake")
+    page.locator("#chip-rack label.chip-2").click()  # 5
+    page.locator(".spot-player .spot-add").click()
+    page.locator(".spot-player .spot-add").click()
+    expect(stake).to_have_text(money(10 * UNIT, "de"))
+    expect(page.locator(".spot-player .amount")).to_have_text(money(10 * UNIT, "de"))
+    expect(page.locator("#available")).to_have_text(money(20 * UNIT, "de"))
+    # Banker beside Player: refused in the page, in German, nothing changed.
+    page.locator(".spot-banker .spot-add").click()
+    with translation.override("de"):
+        refused = str(ENGINE_MESSAGES["combination_not_allowed"])
+    expect(page.locator("#board .form-errors")).to_have_text(refused)
+    expect(stake).to_have_text(money(10 * UNIT, "de"))
+    # Meanwhile another tab takes the stack down to 5: DEAL is refused by the server.
+    wallet.wallet_cash_out(player=player, table=golden, amount=25 * UNIT, reference="other tab")
+    page.locator("#btn-deal").click()
+    settled(page)
+    with translation.override("de"):
+        short = str(RoundError("stack_short").message)
+    expect(page.locator("#board .form-errors")).to_have_text(short)
+    expect(stake).to_have_text(money(10 * UNIT, "de"))  # the chips laid out stay
+    expect(page.locator(".spot-player .amount")).to_have_text(money(10 * UNIT, "de"))
+    assert not Round.objects.filter(table=golden).exists()
+    assert ledger.stack(player, golden) == 5 * UNIT
+    # One chip back (−) and DEAL: the layout the page shows is the one played.
+    page.locator(".spot-player .spot-remove").click()
+    deal(page)
+    round = Round.objects.get(table=golden)
+    assert [(b.kind, b.stake) for b in round.plays.get().bets.all()] == [("player", 5 * UNIT)]
