@@ -142,9 +142,14 @@ class EmptyForm(forms.Form):
 
 
 class ExitForm(forms.Form):
-    """EXIT; ``confirm`` when the player agreed to leave with chips on the layout."""
+    """EXIT; ``confirm`` when the player agreed to leave with chips on the layout.
+    ``layout_stake``: the chips the page's script has laid out (it keeps the layout), so
+    that EXIT asks about what the player sees."""
 
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    layout_stake = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_ID, widget=forms.HiddenInput
+    )
 
 
 class RebuyForm(forms.Form):

@@ -77,7 +77,7 @@ def _render_table(
     notices: list[str] | None = None,
     settled: Play | None = None,
     balances: tuple[int, int] | None = None,
-    confirm_exit: bool = False,
+    confirm_exit: int = 0,
     layout: betting.Layout | None = None,
 ) -> HttpResponse:
     """The table page, or its ``board`` partial for HTMX.
@@ -347,8 +347,10 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
     returned: int | None = None
     if form.is_valid():
         state = selectors.table_state(table=table, player=request.user)  # type: ignore[arg-type]
-        if state.total_stake and not form.cleaned_data["confirm"]:
-            return _render_table(request, table, confirm_exit=True)
+        shown = form.cleaned_data["layout_stake"]
+        on_layout = state.total_stake if shown is None else shown
+        if on_layout and not form.cleaned_data["confirm"]:
+            return _render_table(request, table, confirm_exit=on_layout)
         try:
             returned = stacks.table_exit(player=request.user, table=table)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:

@@ -154,11 +154,13 @@
     layout = { stakes: stakes, dirty: false, carried: !!(b && b.hasAttribute("data-carried")) };
     writeDealForm();
   }
+  // The layout in the forms that send it: DEAL's, and EXIT's total (it asks first when
+  // chips are laid out).
   function writeDealForm() {
-    var form = document.getElementById("deal-form");
-    if (!form) return;
-    form.querySelectorAll("input[data-layout]").forEach(function (input) { input.remove(); });
-    function field(name, value) {
+    var deal = document.getElementById("deal-form");
+    var exit = document.getElementById("exit-form");
+    var total = 0;
+    function field(form, name, value) {
       var input = document.createElement("input");
       input.type = "hidden";
       input.name = name;
@@ -166,8 +168,15 @@
       input.setAttribute("data-layout", "");
       form.appendChild(input);
     }
-    field("layout", "on");
-    Object.keys(layout.stakes).forEach(function (kind) { field("stake_" + kind, String(layout.stakes[kind])); });
+    [deal, exit].forEach(function (form) {
+      if (form) form.querySelectorAll("input[data-layout]").forEach(function (input) { input.remove(); });
+    });
+    if (deal) field(deal, "layout", "on");
+    Object.keys(layout.stakes).forEach(function (kind) {
+      total += layout.stakes[kind];
+      if (deal) field(deal, "stake_" + kind, String(layout.stakes[kind]));
+    });
+    if (exit) field(exit, "layout_stake", String(total));
   }
   // Why the server would refuse these stakes, or null (betting.py: chip_edit, _check_stakes).
   function refusalOf(stakes) {

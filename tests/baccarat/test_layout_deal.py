@@ -177,3 +177,19 @@ def test_the_page_gives_its_script_what_it_checks_a_chip_against(
     assert f'data-max="{table.max_player}"'.encode() in page
     assert b'data-step="20"' in page  # Banker, with the 5% commission
     assert b'data-stack="10000"' in page and b"data-exclusive" in page
+
+
+def test_exit_asks_about_the_chips_the_page_has_laid_out(
+    client_alice: Any, seated: Any, table: Table, stack_of: Any
+) -> None:
+    """The page's script sends the chips it laid out with EXIT: with some, EXIT asks first
+    (naming them); with none, the player leaves, even beside the last round's bets shown
+    again (nothing is staked before DEAL)."""
+    exit = _url("table_exit", table)
+    asked = client_alice.post(exit, {"layout_stake": 700}, **HTMX)
+    assert b"exit-confirm" in asked.content and b"\xe2\x82\xac7.00" in asked.content
+    assert stack_of(seated, table) == 100_00
+    _deal(client_alice, table, {"tie": 100})  # the board now shows tie 1.00 again
+    left = client_alice.post(exit, {"layout_stake": 0}, **HTMX)
+    assert left.status_code == 200 and b"exit-confirm" not in left.content
+    assert stack_of(seated, table) == 0
