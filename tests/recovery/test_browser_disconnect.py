@@ -35,22 +35,24 @@ def test_closing_the_browser_after_deal_keeps_the_round(browser, live_server, ma
         buy_in.locator("#id_amount").fill("20")
         with page.expect_response("**/rebuy/"):
             buy_in.locator(".buy-in-amount button[type=submit]").click()
-        with page.expect_response("**/bet/"):
-            page.click("button.spot-add[value=banker]")
-        round = Round.objects.get(table=table, plays__player=player)
-        assert round.state == Round.State.BETTING
-        assert round.plays.get().bets.get().stake == 100
+        # The chip is laid out in the page; nothing is on the server before DEAL.
+        page.click("button.spot-add[value=banker]")
+        expect(page.locator("#total-stake")).to_have_text("€1.00")
+        assert not Round.objects.filter(table=table).exists()
         with page.expect_request("**/deal/"):
             page.click("#btn-deal")
     finally:
         context.close()  # at once: the DEAL response is never read
 
     round = wait_for(
-        lambda: Round.objects.filter(pk=round.pk, state=Round.State.SETTLED).first(),
+        lambda: Round.objects.filter(
+            table=table, plays__player=player, state=Round.State.SETTLED
+        ).first(),
         timeout=30,
         what="the round to be settled",
     )
     assert round.completion == Round.Completion.PLAYED
+    assert round.plays.get().bets.get().stake == 100
 
     context = browser.new_context(base_url=live_server.url, locale="en-US")
     try:
