@@ -72,6 +72,13 @@ def seated(alice: Any, table: Table) -> Any:
 
 
 @pytest.fixture
+def client_alice(client: Any, seated: Any) -> Any:
+    """The test client signed in as alice, seated at the single-player table."""
+    client.force_login(seated)
+    return client
+
+
+@pytest.fixture
 def stack_of() -> Callable[[Any, Table], int]:
     def balance(player: Any, table: Table) -> int:
         return wallet.stack_account(player=player, table=table).balance

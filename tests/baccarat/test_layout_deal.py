@@ -22,12 +22,6 @@ from wallet.models import Transaction
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def client_alice(client: Any, seated: Any) -> Any:
-    client.force_login(seated)
-    return client
-
-
 def _url(name: str, table: Table) -> str:
     return reverse(f"baccarat:{name}", args=[table.slug])
 

@@ -14,12 +14,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 DEAL_QUERY_BUDGET = 40
 
 
-@pytest.fixture
-def client_alice(client: Any, seated: Any) -> Any:
-    client.force_login(seated)
-    return client
-
-
 def _url(name: str, table: Table) -> str:
     return reverse(f"baccarat:{name}", args=[table.slug])
 
