@@ -50,3 +50,32 @@ def test_eight_deal_presses_at_once_play_the_round_once(golden: Table, racers: A
     for kind in (Transaction.Kind.STAKE, Transaction.Kind.SETTLE):
         assert Transaction.objects.filter(round_id=round_id, kind=kind).count() == 1
     assert audit_violations() == []
+
+
+def test_eight_deals_with_the_layout_at_once_play_one_round(golden: Table, racers: Any) -> None:
+    """A double click on DEAL as the page's script sends it (the layout, after the last
+    round): one round is dealt with it, the other presses find it dealt."""
+    player = make_player("layouts")
+    wallet.wallet_rebuy(player=player, table=golden, amount=100_00, reference="layouts")
+    first = rounds.layout_deal(
+        table=golden, player=player, round_id=None, after=None, stakes={"tie": 100}
+    )
+    assert first is not None
+    after = first.round.pk
+    results = racers.run(
+        [
+            lambda: rounds.layout_deal(
+                table=golden, player=player, round_id=None, after=after, stakes={"banker": 500}
+            )
+        ]
+        * 8
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert sum(result is not None for result in results) == 1
+    dealt = Round.objects.filter(table=golden).exclude(pk=after).get()
+    assert dealt.state == Round.State.SETTLED
+    assert {bet.kind: bet.stake for bet in Play.objects.get(round=dealt).bets.all()} == {
+        "banker": 500
+    }
+    assert Transaction.objects.filter(round_id=dealt.pk, kind=Transaction.Kind.STAKE).count() == 1
+    assert audit_violations() == []
