@@ -5,13 +5,14 @@ from typing import Any
 from django.contrib import admin
 from django.db import transaction
 from django.db.models import QuerySet
+from django.dispatch import Signal
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from baccarat import croupier, stacks
 from baccarat.admin_forms import TableConfigForm, table_config
+from baccarat.full import croupier
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
-from casino.support.models import TableChange
+from baccarat.play import stacks
 from wallet.formatting import format_money
 
 
@@ -65,8 +66,8 @@ class TableAdmin(admin.ModelAdmin):
             super().save_model(request, obj, form, change)
             after = table_config(obj)
             if before != after:
-                TableChange.objects.create(
-                    table=obj, changed_by=request.user, before=before, after=after
+                table_config_changed.send(
+                    sender=Table, table=obj, changed_by=request.user, before=before, after=after
                 )
             if before and before["is_active"] and not obj.is_active:
                 # Closed: the players' chips go back to their wallets now (the recovery
@@ -78,6 +79,12 @@ def table_close_release(table: Table) -> None:
     if table.kind == Table.Kind.FULL:
         croupier.table_tick(table_id=table.pk)  # stands the players up between rounds
     stacks.stacks_release_closed(table=table)
+
+
+# Sent in the transaction of every admin save that changed a table's configuration
+# (``table``, ``changed_by``, ``before``, ``after``): the support area keeps the audit
+# log (``casino.support.models.TableChange``), and the game cannot import it.
+table_config_changed = Signal()
 
 
 class HistoryReadOnly(admin.ModelAdmin):

@@ -9,8 +9,8 @@ class BaccaratConfig(AppConfig):
     verbose_name = _("Baccarat")
 
     def ready(self) -> None:
-        from baccarat import notices  # noqa: F401  (connects the login signal)
-        from baccarat.selectors import player_has_round_in_play
+        from baccarat.board.selectors import player_has_round_in_play
+        from baccarat.protocol import notices  # noqa: F401  (connects the login signal)
         from wallet.cashier import register_in_play_check
 
         # A deposit waits while one of the player's rounds is being dealt.

@@ -5,7 +5,7 @@ transaction of the change: it exists exactly when the change does, and the numbe
 no gaps, so a browser that comes back with the last number it saw misses nothing. Once
 the transaction commits, web processes are told that there is more (Redis pub/sub when
 ``REDIS_URL`` is set; otherwise each web process polls the tables it serves, see
-:mod:`baccarat.live`).
+:mod:`baccarat.full.live`).
 """
 
 from __future__ import annotations

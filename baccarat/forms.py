@@ -14,9 +14,9 @@ from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from baccarat import engine, selectors
+from baccarat import engine
 from baccarat.errors import RoundError
-from baccarat.models import Bet, Round, Table
+from baccarat.models import Bet, Table
 from wallet.errors import WalletError
 
 ENGINE_MESSAGES: dict[str, Any] = {
@@ -224,43 +224,6 @@ class PracticeForm(forms.Form):
 
     def clean_starting_chips(self) -> int:
         return int(self.cleaned_data["starting_chips"]) * 100
-
-
-class ProtocolFilterForm(forms.Form):
-    table = forms.TypedChoiceField(
-        label=_("Table"),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        choices=(),
-        error_messages={"invalid_choice": _("You have played no rounds at that table.")},
-    )
-    date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    outcome = forms.ChoiceField(
-        label=_("Outcome"),
-        required=False,
-        choices=[("", _("Any")), *Round.Outcome.choices, (Round.State.VOID, _("Void"))],
-    )
-
-    def __init__(self, *args: Any, player: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # The tables the player played at (another table's id is not a valid choice).
-        self.fields["table"].choices = [  # type: ignore[attr-defined]
-            ("", _("All tables")),
-            *selectors.protocol_tables(player),
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        start, end = cleaned.get("date_from"), cleaned.get("date_to")
-        if start and end and start > end:
-            raise forms.ValidationError(_("The start date is after the end date."))
-        return cleaned
 
 
 class SitForm(forms.Form):

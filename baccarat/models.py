@@ -490,7 +490,7 @@ class Reversal(models.Model):
     and takes the payout back, from the table stack first, then from the wallet; what
     neither holds any more is ``written_off``: the house bears it and the player keeps
     it, since no player account ever goes below zero. The ledger holds the same figures
-    as transactions of the round (``baccarat.audit`` checks them against this row).
+    as transactions of the round (``baccarat.integrity.audit`` checks them against this row).
     """
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="reversals")

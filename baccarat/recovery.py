@@ -18,8 +18,10 @@ from django.db.models import F, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
-from baccarat import croupier, rounds, shoes, stacks
+from baccarat.full import croupier
+from baccarat.integrity import shoes
 from baccarat.models import Heartbeat, Round
+from baccarat.play import rounds, stacks
 
 logger = logging.getLogger("baccarat.recovery")
 

@@ -17,7 +17,7 @@ def recover_rounds() -> int:
 @shared_task(acks_late=True, ignore_result=True)
 def table_tick(table_id: int) -> None:
     """Do what is due at a full table (its timer): close betting, open the next round."""
-    from baccarat.croupier import table_tick as tick
+    from baccarat.full.croupier import table_tick as tick
 
     tick(table_id=table_id)
 
@@ -25,6 +25,6 @@ def table_tick(table_id: int) -> None:
 @shared_task(acks_late=True, ignore_result=True)
 def purge_chat() -> int:
     """Delete chat messages older than the retention period."""
-    from baccarat.chat import chat_purge
+    from baccarat.full.chat import chat_purge
 
     return chat_purge()

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from django.urls import path
 
-from baccarat import chat_views, live, views
+from baccarat.full import chat_views, live
+from baccarat.full import views as full_views
+from baccarat.integrity import views as integrity_views
+from baccarat.protocol import views as protocol_views
+from baccarat.single import views
 
 app_name = "baccarat"
 
@@ -16,9 +20,9 @@ urlpatterns = [
     path("tables/<slug:slug>/rebuy/", views.table_rebuy, name="table_rebuy"),
     path("tables/<slug:slug>/exit/", views.table_exit, name="table_exit"),
     # Full tables
-    path("tables/<slug:slug>/sit/", views.table_sit, name="table_sit"),
-    path("tables/<slug:slug>/pass/", views.table_pass, name="table_pass"),
-    path("tables/<slug:slug>/cut/", views.table_cut, name="table_cut"),
+    path("tables/<slug:slug>/sit/", full_views.table_sit, name="table_sit"),
+    path("tables/<slug:slug>/pass/", full_views.table_pass, name="table_pass"),
+    path("tables/<slug:slug>/cut/", full_views.table_cut, name="table_cut"),
     path("tables/<slug:slug>/events/", live.table_events, name="table_events"),
     path("tables/<slug:slug>/chat/", chat_views.chat_window, name="chat"),
     path("tables/<slug:slug>/chat/send/", chat_views.chat_send, name="chat_send"),
@@ -29,8 +33,8 @@ urlpatterns = [
     ),
     path("practice/", views.practice_new, name="practice_new"),
     path("practice/<id:pk>/", views.practice_summary, name="practice_summary"),
-    path("protocol/", views.protocol_list, name="protocol_list"),
-    path("protocol/export.csv", views.protocol_export, name="protocol_export"),
-    path("protocol/<id:round_id>/", views.protocol_detail, name="protocol_detail"),
-    path("shoes/<id:shoe_id>/", views.shoe_verify, name="shoe_verify"),
+    path("protocol/", protocol_views.protocol_list, name="protocol_list"),
+    path("protocol/export.csv", protocol_views.protocol_export, name="protocol_export"),
+    path("protocol/<id:round_id>/", protocol_views.protocol_detail, name="protocol_detail"),
+    path("shoes/<id:shoe_id>/", integrity_views.shoe_verify, name="shoe_verify"),
 ]

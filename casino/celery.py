@@ -2,7 +2,7 @@
 
 Worker and beat log through the project's ``LOGGING`` (text or JSON, as the web
 processes), and a task logs under the request id of the request that sent it (or its
-own task id when no request did): ``casino/logs.py``.
+own task id when no request did): ``casino/runtime/logs.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from celery import Celery, signals
 
-from casino import logs
+from casino.runtime import logs
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 

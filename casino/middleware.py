@@ -24,7 +24,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from casino import logs
+from casino.runtime import logs
 
 
 class UserLanguageMiddleware:

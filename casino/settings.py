@@ -81,13 +81,16 @@ INSTALLED_APPS = [
     "casino.support",
     "wallet",
     "baccarat",
+    # Load generation and benchmarks (manage.py bench, soak, table_bots...): only their
+    # management commands; nothing of the product imports it.
+    "loadtest",
 ]
 
 MIDDLEWARE = [
     "casino.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    "casino.security.PermissionsPolicyMiddleware",
+    "casino.security.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # After WhiteNoise (static files come compressed ahead of time), around the rest.
     "casino.middleware.CompressionMiddleware",
@@ -97,7 +100,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
-    "casino.security.DenialLogMiddleware",
+    "casino.security.middleware.DenialLogMiddleware",
     "casino.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -105,9 +108,9 @@ MIDDLEWARE = [
     "casino.middleware.HtmxLoginRedirectMiddleware",
     # After the HTMX redirect above, so that their redirects to the login page reach
     # an HTMX request as a whole-page redirect.
-    "casino.security.SessionExpiryMiddleware",
-    "casino.security.StaffTwoFactorMiddleware",
-    "casino.ratelimits.RateLimitMiddleware",
+    "casino.security.middleware.SessionExpiryMiddleware",
+    "casino.security.middleware.StaffTwoFactorMiddleware",
+    "casino.security.ratelimits.RateLimitMiddleware",
     "casino.middleware.AdminFilterGuardMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -127,21 +130,22 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "casino.context_processors.preferences",
+                "casino.templating.context_processors.preferences",
             ],
         },
     },
     {
-        # The table's hot fragments, taken into the pages by {% jinja %}: casino/jinja_env.py.
+        # The table's hot fragments, taken into the pages by {% jinja %}:
+        # casino/templating/jinja_env.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "casino.jinja_env.environment"},
+        "OPTIONS": {"environment": "casino.templating.jinja_env.environment"},
     },
 ]
 
 # Django's form and widget templates drawn by Jinja2, the admin's own by Django's engine.
-FORM_RENDERER = "casino.forms_renderer.FormRenderer"
+FORM_RENDERER = "casino.templating.forms_renderer.FormRenderer"
 
 # Database: SQLite (WAL, immediate transactions) unless DATABASE_URL says otherwise.
 # synchronous=FULL syncs the WAL on every commit, so a committed round survives a power
@@ -186,8 +190,8 @@ if DATABASE_URL:
         )
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Django's backend, with bulk writes and collected deletes cut into statements of
-        # at most 65,535 values bound by the server (casino/postgresql/base.py).
-        DATABASES["default"]["ENGINE"] = "casino.postgresql"
+        # at most 65,535 values bound by the server (casino/runtime/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "casino.runtime.postgresql"
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # A SQLite file given by URL (crash tests share the test database) keeps WAL
         # mode and immediate transactions.
@@ -289,11 +293,11 @@ UNCACHED = {"uncached": {"BACKEND": "django.core.cache.backends.dummy.DummyCache
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "casino.redis_pool.RedisCache",
+            "BACKEND": "casino.runtime.redis_pool.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
-            # One pool and one client per process, not per request (casino/redis_pool.py).
-            "OPTIONS": {"pool_class": "casino.redis_pool.SharedConnectionPool"},
+            # One pool and one client per process, not per request (casino/runtime/redis_pool.py).
+            "OPTIONS": {"pool_class": "casino.runtime.redis_pool.SharedConnectionPool"},
         },
         **UNCACHED,
     }
@@ -311,7 +315,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir.mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "celery" / "control").mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT = "casino.broker:Transport"  # atomic message files
+    CELERY_BROKER_TRANSPORT = "casino.runtime.broker:Transport"  # atomic message files
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
@@ -370,7 +374,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
 # Sessions end after a time without requests (idle) and, whatever happens, a time after
-# the login (lifetime); staff sooner than players (casino/security.py).
+# the login (lifetime); staff sooner than players (casino/security/middleware.py).
 CASINO_SESSION_IDLE_MINUTES = env_int("CASINO_SESSION_IDLE_MINUTES", 12 * 60)
 CASINO_SESSION_LIFETIME_HOURS = env_int("CASINO_SESSION_LIFETIME_HOURS", 7 * 24)
 CASINO_STAFF_SESSION_IDLE_MINUTES = env_int("CASINO_STAFF_SESSION_IDLE_MINUTES", 30)
@@ -465,7 +469,7 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
 
 # Log lines as text or, with LOG_FORMAT=json, one JSON object per line; each carries the
-# id of the request (X-Request-ID) or task it was written for (casino/logs.py). One access
+# id of the request (X-Request-ID) or task it was written for (casino/runtime/logs.py). One access
 # line per request (casino.access; runall turns uvicorn's own off).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 if LOG_FORMAT not in {"text", "json"}:
@@ -474,10 +478,10 @@ CASINO_ACCESS_LOG = env_bool("CASINO_ACCESS_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "casino.logs.RequestIdFilter"}},
+    "filters": {"request_id": {"()": "casino.runtime.logs.RequestIdFilter"}},
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
-        "json": {"()": "casino.logs.JsonFormatter"},
+        "json": {"()": "casino.runtime.logs.JsonFormatter"},
     },
     "handlers": {
         "console": {

@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
-from baccarat.rules_page import table_rules
+from baccarat.rules.page import table_rules
 from casino import (
     converters,  # noqa: F401  (registers <id:...> before the apps' URLs)
     views,

@@ -7,11 +7,11 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from baccarat.full_state import lobby_full_tables
+from baccarat.board.statistics import lobby_roads
+from baccarat.full.state import lobby_full_tables
 from baccarat.models import Round, Table
-from baccarat.notices import deliver_server_notices
+from baccarat.protocol.notices import deliver_server_notices
 from baccarat.recovery import heartbeat_last
-from baccarat.statistics import lobby_roads
 
 
 @require_GET

@@ -150,7 +150,7 @@ def asgi_server(transactional_db):
     import uvicorn
     from django.db import connections
 
-    from baccarat import croupier
+    from baccarat.full import croupier
     from casino.asgi import application
 
     with socket.socket() as sock:

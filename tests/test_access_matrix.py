@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from baccarat import betting, recovery, rounds
+from baccarat import recovery
 from baccarat.models import ChatMessage, ChatReport, Round, Table
+from baccarat.play import betting, rounds
 from casino.accounts.models import User
 from tests.baccarat.conftest import practice_for
 from tests.otp import authenticator, login_verified

@@ -89,7 +89,7 @@ def test_the_cpu_meter_splits_several_web_processes() -> None:
     import subprocess
     import sys
 
-    from casino.benchmark import CpuMeter
+    from loadtest.benchmark import CpuMeter
 
     idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
@@ -118,8 +118,8 @@ def test_cpu_meter_counts_database_backends_opened_during_a_phase(monkeypatch: A
     import subprocess
     import sys
 
-    from casino import processes
-    from casino.benchmark import CpuMeter
+    from loadtest import processes
+    from loadtest.benchmark import CpuMeter
 
     burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
     there: list[int] = []

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from baccarat import betting, rounds
 from baccarat.models import Play, Round, Table
+from baccarat.play import betting, rounds
 from casino.accounts.models import User
 from wallet.services import wallet_open_for_new_player, wallet_rebuy
 

@@ -9,7 +9,7 @@ import pytest
 from kombu import Connection
 from kombu.transport import filesystem
 
-from casino.broker import Transport
+from casino.runtime.broker import Transport
 
 
 def visible_while_writing(transport, folder, monkeypatch) -> list[tuple[str, int]]:
@@ -56,7 +56,7 @@ def test_a_message_is_invisible_until_complete(tmp_path, monkeypatch):
 
 
 def test_the_stock_transport_shows_an_empty_file(tmp_path, monkeypatch):
-    # Why casino.broker exists: Kombu's own channel exposes the file before writing it.
+    # Why casino.runtime.broker exists: Kombu's own channel exposes the file before writing it.
     seen = visible_while_writing(filesystem.Transport, str(tmp_path), monkeypatch)
     if not seen:
         pytest.skip("this Kombu version no longer exposes partial files")

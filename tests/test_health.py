@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from baccarat import betting, recovery, rounds
+from baccarat import recovery
 from baccarat.models import Round, Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 pytestmark = pytest.mark.django_db

@@ -62,7 +62,7 @@ def test_an_htmx_action_after_the_session_ended_loads_the_login_page(client, sin
 def test_the_lobby_shows_a_full_table_live(client, alice, bob):
     from datetime import timedelta
 
-    from baccarat import croupier, seats
+    from baccarat.full import croupier, seats
     from baccarat.models import Shoe, Table
 
     salon = Table.objects.create(

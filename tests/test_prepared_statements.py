@@ -36,7 +36,7 @@ def _options(**env: str) -> dict[str, object]:
 def test_postgresql_prepares_statements_unless_told_not_to() -> None:
     on = _options(DATABASE_PREPARED_STATEMENTS="")
     assert on["server_side_binding"] is True and on["prepare_threshold"] == 5
-    assert on["ENGINE"] == "casino.postgresql"  # statements cut to what the server binds
+    assert on["ENGINE"] == "casino.runtime.postgresql"  # statements cut to what the server binds
     off = _options(DATABASE_PREPARED_STATEMENTS="0")
     assert "server_side_binding" not in off and "prepare_threshold" not in off
 
@@ -68,7 +68,7 @@ def test_more_rows_than_a_statement_may_bind_are_written_and_deleted_in_batches(
 
     from django.utils import timezone
 
-    from baccarat import chat
+    from baccarat.full import chat
     from baccarat.models import ChatMessage
     from casino.accounts.models import User
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.core.cache.backends.redis import RedisCache
 
-from casino.redis_pool import SharedConnectionPool
+from casino.runtime.redis_pool import SharedConnectionPool
 
-OPTIONS = {"pool_class": "casino.redis_pool.SharedConnectionPool"}
+OPTIONS = {"pool_class": "casino.runtime.redis_pool.SharedConnectionPool"}
 
 
 def client_pool(cache: RedisCache) -> object:
@@ -35,7 +35,7 @@ def test_without_it_each_cache_object_made_its_own() -> None:
 
 
 def test_one_client_per_pool_for_every_call() -> None:
-    from casino.redis_pool import RedisCache as SharedRedisCache
+    from casino.runtime.redis_pool import RedisCache as SharedRedisCache
 
     first = SharedRedisCache("redis://127.0.0.1:6379/7", {"OPTIONS": OPTIONS})
     second = SharedRedisCache("redis://127.0.0.1:6379/7", {"OPTIONS": OPTIONS})

@@ -10,8 +10,8 @@ import sys
 
 from django.test import Client
 
-from casino import logs
 from casino.celery import REQUEST_ID_HEADER, _send_request_id, _task_request_id
+from casino.runtime import logs
 
 
 def test_every_response_names_a_new_request_id(client: Client, db) -> None:

@@ -26,13 +26,13 @@ def test_web_processes_pool_connections_and_the_worker_never_does(monkeypatch) -
         "worker_concurrency": 2,
     }
     commands = Command()._commands(["web", "worker", "beat"], options)
-    # Several web processes: each serves a socket of its own (casino.serve), not uvicorn's
+    # Several web processes: each serves a socket of its own (casino.runtime.serve), not uvicorn's
     # --workers sharing one.
     webs = [name for name in commands if name.startswith("web")]
     assert webs == ["web-1", "web-2", "web-3", "web-4"]
     for name in webs:
         web, web_env = commands[name]
-        assert web[1:3] == ["-m", "casino.serve"] and "--workers" not in web
+        assert web[1:3] == ["-m", "casino.runtime.serve"] and "--workers" not in web
         assert web_env["DATABASE_POOL_SIZE"] == "8"
     worker, worker_env = commands["worker"]
     assert worker[worker.index("--concurrency") + 1] == "2"
@@ -87,8 +87,8 @@ def test_several_web_processes_share_the_connections_and_come_back(tmp_path) -> 
     import time
     from pathlib import Path
 
-    from casino import processes
     from casino.management.commands import runall
+    from loadtest import processes
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -182,7 +182,7 @@ def _socket_inodes(pid: int) -> set[str]:
 
 def _tcp(port: int, state: str) -> set[str]:
     """Inodes of the IPv4 TCP sockets on local ``port`` in ``state`` (01: open; the
-    listening ones are ``casino.processes.listening_pids``')."""
+    listening ones are ``loadtest.processes.listening_pids``')."""
     from pathlib import Path
 
     inodes = set()

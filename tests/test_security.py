@@ -7,7 +7,7 @@ import time
 import pytest
 from django.urls import reverse
 
-from casino.security import SESSION_SEEN, SESSION_STARTED
+from casino.security.middleware import SESSION_SEEN, SESSION_STARTED
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""casino.serve: a web process loads the application and its URLs, then keeps what it
+"""casino.runtime.serve: a web process loads the application and its URLs, then keeps what it
 loaded out of the garbage collector's walks before it serves."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from casino import serve
+from casino.runtime import serve
 
 
 def test_a_web_process_freezes_what_it_loaded_before_serving() -> None:

@@ -1,7 +1,7 @@
 """Proof that the ledger is whole, on any database.
 
 These are the ledger's own invariants; the game adds its checks of rounds against the
-ledger in ``baccarat.audit``, which ``manage.py audit_ledger`` runs together with these.
+ledger in ``baccarat.integrity.audit``, which ``manage.py audit_ledger`` runs together with these.
 
 ``audit_ledger()`` returns one line per violation (an empty list means clean);
 ``manage.py audit_ledger`` prints them. Every check is an aggregate query, so the
@@ -21,7 +21,7 @@ from wallet.models import Account, Entry, Transaction
 class AuditReport:
     transactions: int = 0
     accounts: int = 0
-    rounds: int = 0  # filled in by the game's own checks (``baccarat.audit``)
+    rounds: int = 0  # filled in by the game's own checks (``baccarat.integrity.audit``)
     violations: list[str] = field(default_factory=list)
 
 

@@ -8,6 +8,3 @@ class AccountsConfig(AppConfig):
     name = "casino.accounts"
     label = "accounts"
     verbose_name = _("Accounts")
-
-    def ready(self) -> None:
-        from casino.accounts import signals  # noqa: F401

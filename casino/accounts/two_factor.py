@@ -2,7 +2,7 @@
 
 Staff and superusers enrol an authenticator app (TOTP, django-otp's ``otp_totp``) and get
 recovery codes (``otp_static``); the code is asked after the password, and /admin/ and
-/support/ stay closed to a session that has not given it (``casino.security``).
+/support/ stay closed to a session that has not given it (``casino.security.middleware``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from casino.support.access import is_support
+from casino.accounts.roles import is_support
 
 TOTP_DEVICE_NAME = "Authenticator app"
 RECOVERY_DEVICE_NAME = "Recovery codes"

@@ -11,18 +11,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
+from casino.accounts.roles import is_support
+
 logger = logging.getLogger("casino.security")
-
-SUPPORT_GROUP = "Support"
-TABLE_ADMIN_GROUP = "Table admin"
-
-
-def is_support(user: Any) -> bool:
-    if not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    return any(group.name == SUPPORT_GROUP for group in user.groups.all())
 
 
 def log_denial(request: HttpRequest, reason: str) -> None:

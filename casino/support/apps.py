@@ -12,10 +12,14 @@ class SupportConfig(AppConfig):
     def ready(self) -> None:
         # The game tells players what happened to their rounds; the support area adds
         # its answers to their requests to the same notices (the game cannot import it).
-        from baccarat.notices import NoticeSource, notice_source_register
+        from baccarat.admin import table_config_changed
+        from baccarat.protocol.notices import NoticeSource, notice_source_register
         from casino.support import tickets
+        from casino.support.models import table_change_record
 
         notice_source_register(
             "tickets",
             NoticeSource(waiting=tickets.ticket_notices_waiting, take=tickets.ticket_notices),
         )
+        # The table admin's saves, in the audit log (in the save's transaction).
+        table_config_changed.connect(table_change_record, dispatch_uid="table-change-audit")

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from baccarat.selectors import protocol_play
+from baccarat.protocol.selectors import protocol_play
 from casino.support import tickets
 from casino.support.forms import TicketForm
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -41,6 +43,15 @@ class TableChange(models.Model):
             for name, value in self.after.items()
             if before.get(name) != value
         ]
+
+
+def table_change_record(
+    *, table: Any, changed_by: Any, before: Any, after: Any, **kwargs: Any
+) -> TableChange:
+    """Write the audit log's row for a table the admin changed (``table_config_changed``)."""
+    return TableChange.objects.create(
+        table=table, changed_by=changed_by, before=before, after=after
+    )
 
 
 class StaffAction(models.Model):

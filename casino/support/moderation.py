@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Min, QuerySet
 from django.utils import timezone
 
-from baccarat import chat
+from baccarat.full import chat
 from baccarat.models import ChatMessage, ChatMute, ChatReport
 from casino.accounts.models import User
 from casino.support.models import StaffAction

@@ -8,7 +8,7 @@ a burst makes one request, or none beyond the hourly limit), the request's row f
 answer or a close (so two members of staff, or a double click, act once). Every answer
 and every close is a :class:`~casino.support.models.StaffAction`; the player hears
 about an answer by a notice (:func:`ticket_notices`, registered with
-:mod:`baccarat.notices`).
+:mod:`baccarat.protocol.notices`).
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from baccarat import reversals
 from baccarat.errors import RoundError
-from baccarat.exports import csv_safe, euros
+from baccarat.integrity import reversals
 from baccarat.models import ChatMessage, ChatMute, Round
+from baccarat.protocol.exports import csv_safe, euros
 from casino.accounts.models import User
 from casino.support import moderation, selectors, tickets, voids
 from casino.support.access import support_required

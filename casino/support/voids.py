@@ -1,4 +1,4 @@
-"""Staff void a round: the game moves the money (``baccarat.rounds.round_void``), the
+"""Staff void a round: the game moves the money (``baccarat.play.rounds.round_void``), the
 support area records who did it and exactly what was reversed, in the same transaction.
 
 Two members of staff who press at once (or one who double-clicks) void once: the round's
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat import rounds
 from baccarat.models import Reversal, Round
+from baccarat.play import rounds
 from casino.accounts.models import User
 from casino.support.models import StaffAction
 

@@ -9,8 +9,8 @@ from django import template
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from baccarat import card_names
-from baccarat.fragments import render_fragment
+from baccarat.board import card_names
+from baccarat.board.fragments import render_fragment
 from wallet.formatting import format_money
 
 register = template.Library()
@@ -67,7 +67,7 @@ def percent_of(count: int, total: int) -> str:
 
 @register.filter
 def road_figure(road: Any, key: str) -> SafeString:
-    """A road (:class:`baccarat.statistics.RoadView`) as its figure; ``key`` keeps the
+    """A road (:class:`baccarat.board.statistics.RoadView`) as its figure; ``key`` keeps the
     ids of its SVG unique on the page."""
     return road.figure(str(key))
 
@@ -75,7 +75,7 @@ def road_figure(road: Any, key: str) -> SafeString:
 @register.simple_tag(takes_context=True)
 def jinja(context: template.Context, name: str, **extra: Any) -> SafeString:
     """``{% jinja "baccarat/hands.html" oob=True %}``: the Jinja2 fragment ``name``
-    (:mod:`casino.jinja_env`) drawn with this template's context and ``extra``, as
+    (:mod:`casino.templating.jinja_env`) drawn with this template's context and ``extra``, as
     ``{% include ... with ... %}`` would draw a Django template."""
     values: dict[str, Any] = {**context.flatten(), **extra}  # type: ignore[dict-item]
     return render_fragment(name, values, values.get("request"))

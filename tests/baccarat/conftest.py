@@ -7,8 +7,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from baccarat import croupier, engine, practice, seats
+from baccarat import engine
+from baccarat.full import croupier, seats
 from baccarat.models import PracticeSession, Round, Shoe, Table
+from baccarat.play import practice
 from wallet import services as wallet
 
 

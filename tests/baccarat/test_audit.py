@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from baccarat.audit import audit_violations as audit_ledger
+from baccarat.integrity.audit import audit_violations as audit_ledger
 from baccarat.models import Bet, Play, Round
 from tests.wallet.conftest import CARDS, add_play, new_round
 from wallet.models import Account, Entry

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat import chat, seats
+from baccarat.full import chat, seats
 from baccarat.models import ChatMessage, ChatMute, ChatReport, Table, TableEvent
 from tests.baccarat.conftest import make_player
 

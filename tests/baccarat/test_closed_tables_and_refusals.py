@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from baccarat import betting, croupier, practice, recovery, rounds, seats
+from baccarat import recovery
 from baccarat.admin import table_close_release
-from baccarat.audit import audit_violations
+from baccarat.full import croupier, seats
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Bet, Round, Seat, Table
+from baccarat.play import betting, practice, rounds
 from tests.baccarat.conftest import make_player
 from wallet import services as wallet
 from wallet.models import Transaction

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from baccarat import croupier, engine, recovery, seats
-from baccarat.audit import audit_violations
+from baccarat import engine, recovery
 from baccarat.errors import RoundError
-from baccarat.fairness import shoe_verification
+from baccarat.full import croupier, seats
+from baccarat.integrity.audit import audit_violations
+from baccarat.integrity.fairness import shoe_verification
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
 from tests.baccarat.conftest import make_player, ready, sit
 
@@ -275,7 +276,7 @@ def test_every_protocol_row_of_full_table_rounds_matches_the_engine(
 ) -> None:
     import random
 
-    from baccarat.rule_sets import rules_of
+    from baccarat.rules.rule_sets import rules_of
     from wallet.models import Entry, Transaction
 
     rng = random.Random(13)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from baccarat import croupier, seats
-from baccarat.audit import audit_violations
+from baccarat.full import croupier, seats
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
 from tests.baccarat.conftest import make_player
 

@@ -13,7 +13,6 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from baccarat import betting, rounds
 from baccarat.db import (
     insert_play,
     insert_statement,
@@ -26,6 +25,7 @@ from baccarat.db import (
     write_together,
 )
 from baccarat.models import Bet, Play, Round, Shoe, Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 
@@ -247,7 +247,7 @@ def test_player_coups_reads_what_the_orm_reads(
     """The player's settled rounds at the table, newest first, as named rows with the
     ORM's types (SQLite's booleans): other players', other tables', unsettled and (with
     ``last_shoe``) older shoes' rounds left out."""
-    from baccarat.selectors import STATS_FIELDS
+    from baccarat.board.selectors import STATS_FIELDS
 
     for player in (seated, bob):
         wallet.wallet_rebuy(player=player, table=table, amount=50_00, reference=f"c{player.pk}")
@@ -283,9 +283,9 @@ def test_a_full_tables_board_reads_what_the_orm_reads(
     """The seats with their players, the newest shown rounds with their shoes (card order
     deferred) and those rounds' plays with their bets: every column as the ORM gives it,
     one query each, on SQLite and PostgreSQL."""
-    from baccarat import croupier
     from baccarat.db import newest_shared_rounds, round_plays, table_seats
-    from baccarat.full_state import SHOWN_STATES
+    from baccarat.full import croupier
+    from baccarat.full.state import SHOWN_STATES
     from baccarat.models import Seat
     from tests.baccarat.conftest import ready, sit
 
@@ -340,7 +340,7 @@ def test_write_together_runs_the_writes_in_order_then_the_read(
     """An ended shoe finished and the next one stored in one go (one open shoe per table
     and owner: in this order only), the ids of what each changed, the read's rows by
     column name; one statement on PostgreSQL, one each elsewhere."""
-    from baccarat import shoes
+    from baccarat.integrity import shoes
 
     old = shoes.shoe_open(table=table, player=seated)
     old.is_finished, old.finished_at = True, timezone.now()
@@ -381,7 +381,7 @@ def test_write_together_with_nothing_to_do_asks_nothing(
 def test_a_write_that_fails_fails_them_all(seated: Any, table: Table) -> None:
     """The second open shoe of an owner stored before the first is finished: refused, and
     nothing of the statement stays."""
-    from baccarat import shoes
+    from baccarat.integrity import shoes
 
     old = shoes.shoe_open(table=table, player=seated)
     old.is_finished = True
@@ -413,7 +413,7 @@ def test_player_plays_can_lock_the_open_shoe(table: Table, racers: Any) -> None:
     take it until the DEAL's commits."""
     from django.db import DatabaseError
 
-    from baccarat import shoes
+    from baccarat.integrity import shoes
     from tests.baccarat.conftest import make_player
 
     player = make_player("locker")

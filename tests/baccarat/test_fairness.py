@@ -12,9 +12,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from baccarat import betting, engine, rounds, shoes
-from baccarat.fairness import shoe_verification
+from baccarat import engine
+from baccarat.integrity import shoes
+from baccarat.integrity.fairness import shoe_verification
 from baccarat.models import Round, Shoe, Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat import croupier, seats
 from baccarat.events import event_write, table_change
+from baccarat.full import croupier, seats
 from baccarat.models import Round, Seat, Table, TableEvent
 from tests.baccarat.conftest import make_player, ready, sit
 from wallet import services as wallet
@@ -218,7 +218,7 @@ def test_the_board_brings_the_notices_when_the_page_asks_after_a_void(
 ) -> None:
     """After a ``round_void`` event the page asks its board for the player's notices: the
     void's notice shows there, once. Other refreshes do not ask and leave it waiting."""
-    from baccarat import rounds
+    from baccarat.play import rounds
 
     anna = sit(salon, "anna", 1)
     round = ready(salon)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from baccarat import betting, rounds
-from baccarat.audit import audit_violations
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Table
+from baccarat.play import betting, rounds
 from tests.baccarat.conftest import make_player
 from wallet import services as wallet
 from wallet.models import Transaction

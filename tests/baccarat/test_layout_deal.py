@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from baccarat import betting
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, Round, Table
+from baccarat.play import betting
 from wallet import services as wallet
 from wallet.models import Transaction
 

@@ -16,10 +16,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from baccarat import betting, engine, recovery, rounds, shoes
-from baccarat.audit import audit_violations
+from baccarat import engine, recovery
 from baccarat.errors import RoundError
+from baccarat.integrity import shoes
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import DealtCard, Round, Shoe, Table
+from baccarat.play import betting, rounds
 from casino.accounts.models import User
 from wallet import services as wallet
 from wallet.models import Account

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from baccarat.live import Feed, Watcher
+from baccarat.full.live import Feed, Watcher
 
 
 def test_the_feed_answers_only_what_it_holds_without_a_gap() -> None:

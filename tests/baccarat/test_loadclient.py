@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from baccarat.loadclient import form_fields
+from loadtest.loadclient import form_fields
 
 BOARD = """
 <form id="bet-form" method="post"><input type="hidden" name="csrfmiddlewaretoken" value="t">

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.urls import reverse
 
-from baccarat import betting, rounds
 from baccarat.models import PracticeSession, Round, Table
+from baccarat.play import betting, rounds
 from tests.baccarat.conftest import practice_for
 from wallet.models import Account, Transaction
 

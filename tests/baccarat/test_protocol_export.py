@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from baccarat import betting, rounds
-from baccarat.exports import csv_safe, euros
 from baccarat.models import Round, Table
+from baccarat.play import betting, rounds
+from baccarat.protocol.exports import csv_safe, euros
 from wallet import services as wallet
 
 BOM = "\ufeff"

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
-from baccarat import betting, rounds
 from baccarat.models import Play, Round, Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from baccarat import betting, rounds
+from baccarat.board.selectors import STATS_FIELDS
 from baccarat.db import player_coups, player_plays
 from baccarat.models import Play, Round, Table
-from baccarat.selectors import STATS_FIELDS
+from baccarat.play import betting, rounds
 from tests.baccarat.conftest import make_player
 from wallet import services as wallet
 

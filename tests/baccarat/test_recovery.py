@@ -13,10 +13,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat import betting, recovery, rounds
-from baccarat.audit import audit_violations
-from baccarat.card_names import card_name
+from baccarat import recovery
+from baccarat.board.card_names import card_name
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from baccarat import betting, engine, errors, recovery, rounds
+from baccarat import engine, errors, recovery
 from baccarat.models import Bet, Play, Round, Shoe, Table
+from baccarat.play import betting, rounds
 from wallet.models import Transaction
 
 

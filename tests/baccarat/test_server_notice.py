@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from baccarat import betting, recovery, rounds
+from baccarat import recovery
 from baccarat.models import Play, Round
+from baccarat.play import betting, rounds
 from tests.conftest import PASSWORD
 from wallet.services import wallet_rebuy
 

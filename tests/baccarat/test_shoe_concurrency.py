@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from baccarat import betting, engine, recovery, rounds, shoes
-from baccarat.audit import audit_violations
-from baccarat.fairness import shoe_verification
+from baccarat import engine, recovery
+from baccarat.integrity import shoes
+from baccarat.integrity.audit import audit_violations
+from baccarat.integrity.fairness import shoe_verification
 from baccarat.models import DealtCard, Round, Shoe, Table
+from baccarat.play import betting, rounds
 from tests.baccarat.conftest import make_player
 from wallet import services as wallet
 

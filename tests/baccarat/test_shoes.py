@@ -10,8 +10,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from baccarat import betting, engine, recovery, rounds, shoes
+from baccarat import engine, recovery
+from baccarat.integrity import shoes
 from baccarat.models import DealtCard, Round, Shoe, Table
+from baccarat.play import betting, rounds
 from tests.baccarat.conftest import make_player
 from wallet import services as wallet
 

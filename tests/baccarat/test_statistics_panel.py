@@ -7,8 +7,8 @@ from typing import Any
 
 from django.urls import reverse
 
-from baccarat import betting, rounds
 from baccarat.models import Round, Table
+from baccarat.play import betting, rounds
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -88,7 +88,7 @@ def test_the_lobby_shows_each_tables_big_road(client: Any, seated: Any, table: T
 def test_ties_before_the_first_coup_show_on_the_big_road() -> None:
     from types import SimpleNamespace
 
-    from baccarat.statistics import shoe_board
+    from baccarat.board.statistics import shoe_board
 
     def coup(outcome: str) -> Any:
         return SimpleNamespace(
@@ -114,7 +114,7 @@ def _coups(*outcomes: str) -> list[Any]:
 
 
 def test_the_marks_carry_letters_shapes_and_ties() -> None:
-    from baccarat.statistics import shoe_board
+    from baccarat.board.statistics import shoe_board
 
     board = shoe_board(_coups("banker", "tie", "tie", "banker", "player", "player", "banker"))
     svg = {road.name: str(road.svg_marks()) for road in board.roads}
@@ -135,7 +135,7 @@ def test_the_marks_carry_letters_shapes_and_ties() -> None:
 def test_boards_that_show_the_same_share_a_signature() -> None:
     """The roads' fragment is cached by what it shows: the same outcomes, naturals and
     pairs give the same signature whatever the rounds' cards or ids; any change differs."""
-    from baccarat.statistics import shoe_board
+    from baccarat.board.statistics import shoe_board
 
     a, b = _coups("player", "banker"), _coups("player", "banker")
     for coup in b:
@@ -150,7 +150,7 @@ def test_boards_that_show_the_same_share_a_signature() -> None:
 def test_the_board_before_a_coup_is_the_previous_panel() -> None:
     """With a window of the last N coups, the panel shown until the cards are turned is
     exactly the one the previous deal showed (so its cached fragments serve again)."""
-    from baccarat.statistics import results_context
+    from baccarat.board.statistics import results_context
 
     coups = _coups(*["player", "banker", "tie"] * 30)  # 90 coups, a window of 60
     before = results_context(coups[:-1], key="k", just_dealt=False, window=60)
@@ -165,7 +165,7 @@ def test_a_road_figure_escapes_its_key_and_its_words() -> None:
     escaped (the key names a page's board; the description is translated text)."""
     from django.utils import translation
 
-    from baccarat.statistics import RoadView
+    from baccarat.board.statistics import RoadView
 
     road = RoadView("big", [], 'Player <2> & "Banker"')
     with translation.override("de"):
@@ -185,8 +185,8 @@ def test_a_single_player_panel_is_drawn_uncached(client: Any, seated: Any, table
     from django.core.cache import caches
     from django.template.loader import render_to_string
 
-    from baccarat.selectors import STATS_LENGTH, shoe_results
-    from baccarat.statistics import results_context
+    from baccarat.board.selectors import STATS_LENGTH, shoe_results
+    from baccarat.board.statistics import results_context
 
     client.force_login(seated)
     bet = reverse("baccarat:table_bet", args=[table.slug])
@@ -218,7 +218,7 @@ def test_a_full_tables_coups_are_its_shoes_kept_per_what_they_show(
 
     from django.core.cache import caches
 
-    from baccarat import croupier
+    from baccarat.full import croupier
     from tests.baccarat.conftest import make_player, ready, sit
 
     anna = sit(salon, "anna", 1)
@@ -244,7 +244,7 @@ def test_a_full_tables_cached_coups_follow_the_cards_not_only_the_ids(
     """A database recreated or restored hands the same round ids out again while Redis
     still holds what the old rounds showed: the cached table of coups is keyed on the
     coups' cards, so the new cards are shown."""
-    from baccarat import croupier
+    from baccarat.full import croupier
     from tests.baccarat.conftest import make_player, ready, sit
 
     anna = sit(salon, "anna", 1)

@@ -10,8 +10,8 @@ import threading
 from django.core.management import call_command
 from django.db import connections
 
-from baccarat.bots import Start
 from baccarat.models import Table
+from loadtest.bots import Start
 
 
 def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> None:

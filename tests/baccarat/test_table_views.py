@@ -95,7 +95,7 @@ def test_deal_without_bet_is_refused(client_alice: Any, table: Table) -> None:
 
 
 def test_bet_on_a_locked_round_is_refused(client_alice: Any, table: Table, seated: Any) -> None:
-    from baccarat import rounds
+    from baccarat.play import rounds
 
     _bet(client_alice, table)
     round = Round.objects.get()
@@ -111,7 +111,7 @@ def test_bet_on_a_locked_round_is_refused(client_alice: Any, table: Table, seate
 def test_deal_of_another_players_round_is_refused(
     client: Any, seated: Any, bob: Any, table: Table
 ) -> None:
-    from baccarat import betting
+    from baccarat.play import betting
     from wallet import services as wallet
 
     wallet.wallet_rebuy(player=bob, table=table, amount=50_00, reference="bob")

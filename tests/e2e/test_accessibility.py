@@ -8,8 +8,9 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from baccarat import betting, chat, rounds, seats
+from baccarat.full import chat, seats
 from baccarat.models import Round, Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 LANGUAGES = ["en", "de", "it", "nl"]

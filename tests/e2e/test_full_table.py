@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
-from baccarat.audit import audit_violations
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
 from wallet.services import wallet_open_for_new_player
 

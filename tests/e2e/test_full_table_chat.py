@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from playwright.sync_api import expect
 
-from baccarat import seats
+from baccarat.full import seats
 from baccarat.models import ChatMessage, ChatMute, ChatReport, Table
 from casino.accounts.models import User
 from casino.support.models import StaffAction

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from baccarat import betting, rounds
 from baccarat.models import Table
+from baccarat.play import betting, rounds
 from wallet import services as wallet
 
 PHONE = {"width": 390, "height": 844}

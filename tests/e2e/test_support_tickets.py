@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from baccarat import betting, rounds
 from baccarat.models import Table
+from baccarat.play import betting, rounds
 from casino.support.models import StaffAction, Ticket
 from tests.e2e.test_support_void import staff_context
 from wallet.services import wallet_rebuy

@@ -10,9 +10,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from playwright.sync_api import expect
 
-from baccarat import betting, rounds
-from baccarat.audit import audit_violations
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Reversal, Round, Table
+from baccarat.play import betting, rounds
 from casino.accounts.models import User
 from wallet.services import wallet_rebuy
 

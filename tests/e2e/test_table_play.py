@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from playwright.sync_api import expect
 
-from baccarat.card_names import card_name
+from baccarat.board.card_names import card_name
 from baccarat.errors import RoundError
 from baccarat.forms import ENGINE_MESSAGES
 from baccarat.models import Round, Table

@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from baccarat import engine, rule_sets
-from baccarat.audit import audit_violations as audit_ledger
+from baccarat import engine
+from baccarat.integrity.audit import audit_violations as audit_ledger
 from baccarat.models import Play, Round
+from baccarat.rules import rule_sets
 from wallet.models import Account, Entry, Transaction
 
 

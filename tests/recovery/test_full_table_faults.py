@@ -10,7 +10,7 @@ import signal
 import pytest
 from playwright.sync_api import expect
 
-from baccarat.audit import audit_violations
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Shoe, Table, TableEvent
 from tests.conftest import PASSWORD
 from tests.recovery.conftest import DEADLINE, Client, Cluster, new_token, wait_for

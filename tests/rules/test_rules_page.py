@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from baccarat.engine import BetKind, CommissionMode, banker_draws, exact_odds
 from baccarat.models import Table
-from baccarat.rules_page import as_percent, cached_odds, table_rule_set
+from baccarat.rules.page import as_percent, cached_odds, table_rule_set
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,9 @@ import pytest
 from django.db.models import Max
 from django.utils import timezone
 
-from baccarat import betting, engine, rounds
+from baccarat import engine
 from baccarat.models import Round, Shoe, Table
+from baccarat.play import betting, rounds
 from wallet.services import wallet_rebuy
 
 PLAYER_NATURAL = "9H 2C TD 3S"  # player 9 (natural) against banker 5: the player wins

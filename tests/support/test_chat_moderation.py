@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat import chat, seats
+from baccarat.full import chat, seats
 from baccarat.models import ChatMessage, ChatMute, ChatReport, Table, TableEvent
 from casino.support import moderation
 from casino.support.models import StaffAction

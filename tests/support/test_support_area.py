@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat.audit import audit_violations as audit_ledger
+from baccarat.integrity.audit import audit_violations as audit_ledger
 from baccarat.models import Round
 from wallet.models import Account, Transaction
 

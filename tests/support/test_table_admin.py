@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from baccarat import betting, rounds
 from baccarat.admin_forms import table_config
 from baccarat.models import Table
+from baccarat.play import betting, rounds
 from casino.support.models import TableChange
 from wallet.services import wallet_rebuy
 
@@ -165,7 +165,7 @@ def test_money_is_shown_and_typed_in_euros_in_the_admins_language(
 
 def test_game_history_is_read_only_for_everyone(client, alice, single_table, play_round):
     from baccarat.models import Play, PracticeSession
-    from baccarat.practice import practice_start
+    from baccarat.play.practice import practice_start
     from casino.accounts.models import User
 
     round = play_round(alice, single_table)

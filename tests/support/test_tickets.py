@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat import betting
 from baccarat.models import Round
+from baccarat.play import betting
 from casino.support import tickets
 from casino.support.models import StaffAction, Ticket
 

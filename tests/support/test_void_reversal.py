@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from baccarat import betting, croupier, practice, rounds, seats
-from baccarat.audit import audit_violations
 from baccarat.errors import RoundError
+from baccarat.full import croupier, seats
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Reversal, Round, Shoe, Table, TableEvent
-from baccarat.notices import server_notices
+from baccarat.play import betting, practice, rounds
+from baccarat.protocol.notices import server_notices
 from casino.support import voids
 from casino.support.models import StaffAction
 from tests.support.conftest import BANKER_NATURAL, PLAYER_NATURAL, rig_shoe

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from baccarat.audit import audit_violations
+from baccarat.integrity.audit import audit_violations
 from baccarat.models import Reversal, Round, Table
 from casino.support import voids
 from casino.support.models import StaffAction

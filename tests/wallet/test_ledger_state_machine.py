@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from baccarat.audit import audit_violations as audit_ledger
+from baccarat.integrity.audit import audit_violations as audit_ledger
 from baccarat.models import Bet, Play, Round, Table
 from casino.accounts.models import User
 from wallet.cashier import cashier_deposit

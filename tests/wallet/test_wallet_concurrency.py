@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.models import Sum
 
-from baccarat.audit import audit_violations as audit_ledger
+from baccarat.integrity.audit import audit_violations as audit_ledger
 from baccarat.models import Round, Table
 from wallet.cashier import cashier_deposit
 from wallet.errors import InsufficientFunds

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from baccarat.audit import audit_all
+from baccarat.integrity.audit import audit_all
 
 
 class Command(BaseCommand):

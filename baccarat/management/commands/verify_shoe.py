@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from baccarat.fairness import shoe_verification
+from baccarat.integrity.fairness import shoe_verification
 from baccarat.models import Shoe
 
 NOT_REVEALED_EXIT = 2

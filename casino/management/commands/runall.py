@@ -3,7 +3,7 @@
 The web server is uvicorn (ASGI), as in production, so the full table's live events
 stream here too; ``--reload`` restarts it when the code changes. ``--workers N`` runs N
 uvicorn processes, each on a listening socket of its own on the same port
-(``SO_REUSEPORT``: the kernel spreads the connections; see :mod:`casino.serve`);
+(``SO_REUSEPORT``: the kernel spreads the connections; see :mod:`casino.runtime.serve`);
 ``--role`` runs only some of the three, for more machines: any number of web processes
 and workers, exactly one beat (README, "Production").
 
@@ -161,7 +161,7 @@ class Command(BaseCommand):
         if "web" in roles and options["workers"] > 1 and _reuse_port():
             host, _, port = options["addr"].rpartition(":")
             self.listen = (host.strip("[]") or "127.0.0.1", int(port))
-            serve = [python, "-m", "casino.serve", "--log-level", "info"]
+            serve = [python, "-m", "casino.runtime.serve", "--log-level", "info"]
             for number in range(1, options["workers"] + 1):
                 commands[f"web-{number}"] = (serve, web_env)
         elif "web" in roles:

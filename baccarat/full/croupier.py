@@ -1,0 +1,524 @@
+"""The croupier of a full table (seeds 000/001, "Spielablauf").
+
+A round opens after the previous result, at least ``cycle_seconds`` later. Each seated
+player bets and presses Deal (the stake is committed: it goes to escrow) or Pass (the
+bets go back). The cards are dealt when every player seated at the round's start has
+decided, or when the betting timer (``betting_seconds``) runs out: a player who has not
+decided is left out and gets the bets back; three such rounds in a row stand them up.
+A new shoe is offered for the cut to the seated players in seat order; when all decline,
+or the offered player's time runs out, the croupier cuts at random; then the burn.
+
+The timer lives here, on the server: :func:`table_tick` does whatever is due at a table
+(close betting, open the next round, move the cut offer on, stand up who is gone). A
+Celery countdown task calls it at each due time, and the recovery sweep calls it for
+every full table as a backstop when the worker died. Every change starts with the
+table's row lock, so eight Deal presses in the same instant make one deal, and writes
+its events in the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from baccarat import db, engine
+from baccarat.errors import RoundError
+from baccarat.events import event_write, events_write, table_change
+from baccarat.full.seats import seats_stand_up_all, seats_stand_up_due
+from baccarat.integrity import shoes
+from baccarat.models import Play, Round, Seat, Shoe, Table
+from baccarat.play import betting, rounds
+from baccarat.play.faults import fault_point
+from baccarat.rules.rule_sets import rules_of
+from wallet import services as wallet
+from wallet.errors import InsufficientFunds
+from wallet.models import Account
+
+if TYPE_CHECKING:
+    from casino.accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+
+# Reads ------------------------------------------------------------------------------
+
+
+def open_round(table: Table) -> Round | None:
+    """The full table's round taking bets or being dealt, if there is one (with its shoe,
+    the card order not read)."""
+    found = db.newest_shared_rounds(
+        table_id=table.pk, states=[Round.State.BETTING, Round.State.LOCKED], count=1
+    )
+    return found[0] if found else None
+
+
+def _open_shoe(table: Table) -> Shoe | None:
+    return Shoe.objects.filter(table=table, player=None, is_finished=False).first()
+
+
+def _in_round(round: Round, seats: list[Seat]) -> list[Seat]:
+    """The seats that play ``round``: taken before it opened (a player who sits down
+    during a round waits for the next)."""
+    return [seat for seat in seats if seat.sat_at <= round.created_at]
+
+
+# The tick ---------------------------------------------------------------------------
+
+
+def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None:
+    """Do whatever is due at a full table; returns when something is due next.
+
+    Idempotent and safe from any process: the table's row lock orders it with every
+    other change at the table.
+    """
+    now = now or timezone.now()
+    with table_change(table_id) as table:
+        if table.kind != Table.Kind.FULL:
+            return None
+        due = _tick(table, now)
+        if due is not None:
+            schedule_tick(table.pk, due)
+    return due
+
+
+def _tick(table: Table, now: datetime) -> datetime | None:
+    seats_stand_up_due(table, now)
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+    round = open_round(table)
+    if round is not None and round.state == Round.State.LOCKED:
+        # Left half-done (closing, locking, dealing and settling are one transaction, so
+        # only a failure can leave this): the server completes it now.
+        _finish(table, round, Round.Completion.SERVER)
+        round = None
+    if round is not None:
+        players = _in_round(round, seats)
+        if (round.deadline is not None and now >= round.deadline) or _all_decided(round, players):
+            _close_betting(table, round, seats)
+            round = None
+        else:
+            return round.deadline
+    if not table.is_active:
+        # Closed: once no round is open, everyone is stood up and cashed out.
+        seats_stand_up_all(table, reason="closed")
+        return None
+    if not seats:
+        return None
+    shoe, due = _shoe_ready(table, seats, now)
+    if shoe is None:
+        return due
+    last_end = (
+        Round.objects.filter(table=table, shared=True)
+        .exclude(state__in=[Round.State.BETTING, Round.State.LOCKED])
+        .aggregate(at=Max("settled_at"), opened=Max("created_at"))
+    )
+    ended = last_end["at"] or last_end["opened"]
+    starts = ended + timedelta(seconds=table.cycle_seconds) if ended else now
+    if now < starts:
+        return starts
+    round = _open(table, now)
+    return round.deadline
+
+
+def _open(table: Table, now: datetime) -> Round:
+    deadline = now + timedelta(seconds=table.betting_seconds)
+    round = Round.objects.create(
+        table=table, rules=table.rule_snapshot(), shared=True, deadline=deadline
+    )
+    event_write(table, "round_open", round=round.pk, deadline=deadline.isoformat())
+    return round
+
+
+def _all_decided(round: Round, players: list[Seat]) -> bool:
+    if not players:
+        return False
+    decided = set(
+        Play.objects.filter(round=round).exclude(decision="").values_list("player_id", flat=True)
+    )
+    return all(seat.player_id in decided for seat in players)
+
+
+# Betting ----------------------------------------------------------------------------
+
+
+def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
+    """The seat (``seat.stack``: the player's stack here), the round taking bets and the
+    player's part in it with its bets (table locked: nothing of it changes meanwhile)."""
+    seat = db.player_seat(table_id=table.pk, player_id=player.pk)
+    if seat is None:
+        raise RoundError("not_seated")
+    round = open_round(table)
+    if round is None or round.state != Round.State.BETTING:
+        raise RoundError("betting_not_open")
+    if round.deadline is not None and timezone.now() >= round.deadline:
+        raise RoundError("betting_not_open")
+    if seat.sat_at > round.created_at:
+        raise RoundError("sat_during_round")
+    round.table = table  # the rules and chips are read from it: not again
+    found = db.round_plays(round_ids=[round.pk], player_id=player.pk)
+    if found:
+        play = found[0]
+    else:  # the table's lock is held: nobody else creates it meanwhile
+        play = Play.objects.create(round=round, table=table, player=player, seat=seat.number)
+        db.cache_bets(play, [])
+    play.round = round
+    if play.decision:
+        raise RoundError("already_decided")
+    return seat, round, play
+
+
+def _edit(table: Table, player: User, edit: betting.LayoutEdit) -> None:
+    """Change the player's bets this round (table locked) and tell the table."""
+    seat, round, play = _betting_round(table, player)
+    stack = seat.stack or 0  # type: ignore[attr-defined]
+    stakes = betting.play_edit(round=round, play=play, player=player, edit=edit, stack=stack)
+    event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
+
+
+def full_bet(*, table: Table, player: User, kind: str, amount: int | None, take_back: bool) -> None:
+    """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
+    with table_change(table.pk) as table:
+        _edit(table, player, betting.chip_edit(kind=kind, amount=amount, take_back=take_back))
+
+
+def full_clear(*, table: Table, player: User) -> None:
+    with table_change(table.pk) as table:
+        _edit(table, player, betting.clear_edit)
+
+
+def full_rebet(*, table: Table, player: User) -> None:
+    """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
+    with table_change(table.pk) as table:
+        last = betting.last_stakes(table=table, player=player)
+
+        def rebet(
+            round: Round, stakes: betting.Stakes, repeated: bool, _: betting.Stakes
+        ) -> betting.Stakes:
+            return betting.rebet_edit(round, stakes, repeated, last)
+
+        _edit(table, player, rebet)
+
+
+@dataclass
+class Decided:
+    raised: list[str] = field(default_factory=list)  # stakes raised to the table minimum
+    dealt: int | None = None  # the round, when this decision was the last and it was dealt
+
+
+def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
+    """Deal (commit the stake) or Pass (take the bets back) for this round.
+
+    When this was the last decision of the round, the cards are dealt in the same
+    transaction.
+    """
+    raised: list[str] = []
+    dealt = None
+    with table_change(table.pk) as table:
+        seat, round, play = _betting_round(table, player)
+        if deal:
+            raised = _commit(round, play, player)
+            play.decision = Play.Decision.DEAL
+            play.save(update_fields=["decision", "balance_before"])
+        else:
+            betting.write_stakes(play=play, stakes={})
+            play.decision = Play.Decision.PASS
+            play.save(update_fields=["decision"])
+        event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
+        seats = list(Seat.objects.filter(table=table).select_related("player"))
+        if _all_decided(round, _in_round(round, seats)):
+            _close_betting(table, round, seats)
+            dealt = round.pk
+            # The round is over before its deadline: the tick plans the next one. (While
+            # others still decide, the tick at the deadline is already on its way.)
+            schedule_tick(table.pk, timezone.now())
+    return Decided(raised, dealt)
+
+
+def _commit(round: Round, play: Play, player: User) -> list[str]:
+    """Raise stakes below the minimum, then move the stake to escrow (DEAL pressed);
+    ``play`` with its bets, read under the table's lock."""
+    stakes = betting.stakes_of(play)
+    if not stakes:
+        raise engine.NoBet()
+    limits = round.rules["limits"]
+    raised = [kind for kind, stake in stakes.items() if stake < limits[kind][0]]
+    for kind in raised:
+        stakes[kind] = limits[kind][0]
+    engine.validate_bets(rules_of(round), stakes)
+    if raised:
+        betting.write_stakes(play=play, stakes=stakes)
+    try:
+        stake = wallet.wallet_stake(
+            player=player,
+            table=round.table,
+            round=round,
+            amount=sum(stakes.values()),
+            reference=f"stake:{round.pk}:{play.player_id}",
+            # Under the table's lock with no decision yet: this stake was never posted.
+            first=True,
+        )
+    except InsufficientFunds:
+        raise RoundError("stack_short") from None
+    leg = next(e for e in stake.posted_entries if e.account.kind == Account.Kind.STACK)  # type: ignore[attr-defined]
+    play.balance_before = leg.balance_after - leg.amount  # saved with the decision
+    return raised
+
+
+def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:
+    """No more bets: who did not decide is left out; deal if anyone committed a stake."""
+    players = {seat.player_id: seat for seat in _in_round(round, seats)}
+    plays = {
+        play.player_id: play for play in Play.objects.filter(round=round).prefetch_related("bets")
+    }
+    timed_out = []
+    changed = []
+    for player_id, seat in players.items():
+        play = plays.get(player_id)
+        missed = seat.missed + 1 if play is None or not play.decision else 0
+        if missed:
+            timed_out.append(seat.number)
+        if missed != seat.missed:
+            seat.missed = missed
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["missed"])
+    for play in plays.values():
+        if play.decision != Play.Decision.DEAL:
+            if play.bets.all():
+                betting.write_stakes(play=play, stakes={})
+            if not play.decision:
+                play.decision = Play.Decision.TIMED_OUT
+                play.save(update_fields=["decision"])
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("betting_closed", {"round": round.pk, "left_out": timed_out})
+    ]
+    committed = [p for p in plays.values() if p.decision == Play.Decision.DEAL and p.stake_total]
+    if not committed:
+        Round.objects.filter(pk=round.pk).update(
+            state=Round.State.CLOSED, settled_at=timezone.now()
+        )
+        events.append(("round_closed", {"round": round.pk}))
+        events_write(table, events)
+        return
+    events_write(table, events)
+    # Under the table's lock (every change here takes it, a void too) the round and the
+    # plays just read cannot change: they are locked and settled as read, not read again.
+    staked = [play for play in plays.values() if play.bets.all()]
+    for play in staked:
+        play.round = round
+        if play.player_id in players:
+            play.player = players[play.player_id].player
+    round.table = table
+    locked = rounds.lock_betting_round(round, staked, escrowed=True).round
+    fault_point("after_stake")
+    _finish(table, locked, plays=locked.locked_plays)  # type: ignore[attr-defined]
+
+
+def _finish(
+    table: Table,
+    round: Round,
+    completion: str = Round.Completion.PLAYED,
+    *,
+    plays: list[Play] | None = None,
+) -> None:
+    """Deal and settle a locked round, with its card, result and payout events. The
+    settle shows the cards it reserved at its lock. ``plays``: the round was locked in
+    this transaction and these are its staked plays as the lock left them."""
+    settled = rounds.round_settle(
+        round_id=round.pk,
+        completion=completion,
+        plays=plays,
+        locked=round if plays is not None else None,
+    )
+    coup = engine.deal_cards(engine.cards_from_codes(settled.reserved_cards))
+    player_n = len(coup.player_cards)
+    cards = []
+    for step, card in enumerate(coup.dealt_order):
+        hand = "player" if step in (0, 2) or (step == 4 and player_n == 3) else "banker"
+        cards.append(("card", {"round": round.pk, "step": step, "hand": hand, "card": card.code}))
+    settled_plays = getattr(settled, "settled_plays", [])
+    _notify_the_absent(table, settled_plays)
+    payouts = {
+        str(play.seat): {"stake": play.stake_total, "paid": play.payout_total}
+        for play in settled_plays
+    }
+    events_write(
+        table,
+        [
+            *cards,
+            (
+                "result",
+                {
+                    "round": round.pk,
+                    "outcome": settled.outcome,
+                    "player": settled.player_total,
+                    "banker": settled.banker_total,
+                },
+            ),
+            ("payouts", {"round": round.pk, "seats": payouts}),
+        ],
+    )
+
+
+# A player whose page has not been connected this long when their round is dealt hears
+# about it on their next visit (the result is in their protocol anyway).
+ABSENT_SECONDS = 30
+
+
+def _notify_the_absent(table: Table, plays: list[Play]) -> None:
+    present_since = timezone.now() - timedelta(seconds=ABSENT_SECONDS)
+    here = set(
+        Seat.objects.filter(table=table, last_seen__gte=present_since).values_list(
+            "player_id", flat=True
+        )
+    )
+    absent = [play.pk for play in plays if play.player_id not in here]
+    if absent:
+        Play.objects.filter(pk__in=absent).update(server_notice=True)
+
+
+# The shoe ritual --------------------------------------------------------------------
+
+
+def _shoe_ready(
+    table: Table, seats: list[Seat], now: datetime
+) -> tuple[Shoe | None, datetime | None]:
+    """The open shoe if it is cut and burned; else move the cut offer on.
+
+    Returns the shoe (or ``None`` while the cut is still offered) and, when it waits,
+    when its offer runs out.
+    """
+    shoe = _open_shoe(table)
+    if shoe is None or shoe.state["decks"] != table.decks:
+        shoe = shoes.shoe_open(table=table, player=None, lock=True)
+    else:
+        shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    if shoe.cut_position is not None:
+        return shoe, None
+    seated = [seat.number for seat in seats]
+    if shoe.cut_offer_seat is None:
+        event_write(table, "shoe_new", shoe=shoe.pk, number=shoe.number, commitment=shoe.commitment)
+        return None, _offer(table, shoe, seated[0], now)
+    if shoe.cut_offer_seat not in seated:  # the offered player has left
+        following = [n for n in seated if n > shoe.cut_offer_seat]
+        if following:
+            return None, _offer(table, shoe, following[0], now)
+        _cut(table, shoe, None, None)
+        return shoe, None
+    if shoe.cut_offer_until is not None and now >= shoe.cut_offer_until:
+        _cut(table, shoe, None, None)  # the offered player's time ran out: the croupier cuts
+        return shoe, None
+    return None, shoe.cut_offer_until
+
+
+def _offer(table: Table, shoe: Shoe, seat: int, now: datetime) -> datetime:
+    until = now + timedelta(seconds=table.betting_seconds)
+    shoe.cut_offer_seat = seat
+    shoe.cut_offer_until = until
+    shoe.save(update_fields=["cut_offer_seat", "cut_offer_until"])
+    event_write(table, "cut_offer", shoe=shoe.pk, seat=seat, until=until.isoformat())
+    return until
+
+
+def _cut(table: Table, shoe: Shoe, position: int | None, seat: Seat | None) -> None:
+    dealer = shoes.shoe_cut(shoe=shoe, position=position, by=seat.player if seat else None)
+    burn = dealer.burned[0].code if dealer.burned else ""
+    events_write(
+        table,
+        [
+            (
+                "cut",
+                {
+                    "shoe": shoe.pk,
+                    "seat": seat.number if seat else None,
+                    "position": dealer.cut_position,
+                },
+            ),
+            ("burn", {"shoe": shoe.pk, "card": burn, "count": dealer.burned_count}),
+        ],
+    )
+
+
+def cut_decide(*, table: Table, player: User, accept: bool, position: int | None = None) -> None:
+    """The offered player cuts (``accept`` with a position) or passes the shoe on."""
+    with table_change(table.pk) as table:
+        seat = Seat.objects.filter(table=table, player=player).select_related("player").first()
+        shoe = _open_shoe(table)
+        if (
+            seat is None
+            or shoe is None
+            or shoe.cut_position is not None
+            or shoe.cut_offer_seat != seat.number
+            or (shoe.cut_offer_until is not None and timezone.now() >= shoe.cut_offer_until)
+        ):
+            raise RoundError("not_your_cut")
+        shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+        if accept:
+            size = len(shoe.state["order"]) // 2
+            low, high = engine.cut_range(size)
+            if position is None or not low <= position <= high:
+                raise RoundError("cut_outside")
+            _cut(table, shoe, position, seat)
+        else:
+            event_write(table, "cut_declined", shoe=shoe.pk, seat=seat.number)
+            later = list(
+                Seat.objects.filter(table=table, number__gt=seat.number)
+                .order_by("number")
+                .values_list("number", flat=True)
+            )
+            if later:
+                _offer(table, shoe, later[0], timezone.now())
+            else:
+                _cut(table, shoe, None, None)  # all declined: the croupier cuts
+        schedule_tick(table.pk, timezone.now())
+
+
+def shared_round_recover(*, round_id: int) -> None:
+    """Complete a full table's LOCKED round for the recovery sweep, with its events."""
+    table_id = Round.objects.values_list("table_id", flat=True).get(pk=round_id)
+    with table_change(table_id) as table:
+        round = Round.objects.get(pk=round_id)
+        if round.state == Round.State.LOCKED:
+            _finish(table, round, Round.Completion.SERVER)
+
+
+# Scheduling -------------------------------------------------------------------------
+
+TICK_TASK = "baccarat.tasks.table_tick"
+
+
+def schedule_tick(table_id: int, at: datetime) -> None:
+    """Have :func:`table_tick` run at ``at`` (after this transaction commits)."""
+    if not settings.CASINO_TABLE_TICKS:
+        return
+
+    def send() -> None:
+        # By the task's name: baccarat.tasks sits above the croupier and calls it.
+        try:
+            current_app.send_task(TICK_TASK, args=(table_id,), eta=at)
+        except Exception:  # the recovery sweep ticks every table anyway
+            logger.warning("could not schedule the tick of table %s", table_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def tables_tick() -> int:
+    """Tick every full table that has players or a round open (the sweep's backstop)."""
+    busy = set(Seat.objects.values_list("table_id", flat=True)) | set(
+        Round.objects.filter(
+            shared=True, state__in=[Round.State.BETTING, Round.State.LOCKED]
+        ).values_list("table_id", flat=True)
+    )
+    for table_id in sorted(busy):
+        try:
+            table_tick(table_id=table_id)
+        except Exception:
+            logger.exception("tick of table %s failed", table_id)
+    return len(busy)

@@ -1,0 +1,296 @@
+"""The full table in the browser (seeds 000/001): seats, bets, Deal or Pass, the cut.
+
+Every action answers with the board partial for HTMX (a redirect without JavaScript);
+the other browsers at the table learn of it from the live events (:mod:`baccarat.full.live`)
+and fetch their own board, each in its own language and with its own stack.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from baccarat import engine
+from baccarat.board import card_names, selectors
+from baccarat.board.statistics import results_context
+from baccarat.errors import RoundError
+from baccarat.forms import (
+    BetForm,
+    ChatForm,
+    CutForm,
+    EmptyForm,
+    SitForm,
+    add_domain_error,
+)
+from baccarat.full import chat, croupier, seats
+from baccarat.full import state as full_state
+from baccarat.full import views as full_views
+from baccarat.models import Bet, Table
+from baccarat.rules.rule_sets import chip_unit
+from wallet.errors import WalletError
+from wallet.formatting import format_money
+
+DOMAIN_ERRORS = (engine.EngineError, RoundError, WalletError)
+
+
+def render_full_table(
+    request: HttpRequest,
+    table: Table,
+    *,
+    form: Any = None,
+    sit_form: SitForm | None = None,
+    notices: list[str] | None = None,
+    dealt: int | None = None,
+) -> HttpResponse:
+    """The full table page, or (HTMX) its board and what changes beside it.
+
+    ``?dealt=<round>`` (sent by the page when the events say a round was dealt) shows
+    that round's cards being dealt; any later view shows them as they lie.
+    """
+    state = full_state.full_table_state(table=table, viewer=request.user)  # type: ignore[arg-type]
+    if state.me is not None:
+        seats.seat_seen(
+            table_id=table.pk,
+            player_id=request.user.pk,  # type: ignore[arg-type]
+            last_seen=state.me.last_seen,
+        )
+    last = state.last_round
+    asked = request.GET.get("dealt", "")
+    if dealt is None and asked.isdigit() and len(asked) < 19:
+        dealt = int(asked)
+    just_dealt = bool(last and dealt == last.pk)
+    full_page = not request.htmx  # type: ignore[attr-defined]
+    context = {
+        "table": table,
+        "table_name": table.name,
+        "state": state,
+        "form": form,
+        "sit_form": sit_form or SitForm(initial={"token": secrets.token_hex(8)}),
+        "spots": _spots(state),
+        "deal": selectors.deal_view(last) if last else None,
+        "last_round": last,
+        "my_last": state.my_last if state.my_last and state.my_last.stake_total else None,
+        "just_dealt": just_dealt,
+        "chip_unit": chip_unit(table),
+        "notices": notices or [],
+        **results_context(
+            selectors.shared_shoe_results(table) if full_page or just_dealt else None,
+            key=f"t{table.pk}",
+            just_dealt=just_dealt,
+        ),
+        "empty_note": _empty_note(state),
+        "words": _board_words(state),
+    }
+    if full_page:
+        context["chat"] = chat.chat_view(
+            table=table,
+            viewer=request.user,  # type: ignore[arg-type]
+            seated=state.me is not None,
+        )
+        context["chat_form"] = ChatForm()
+    template = "baccarat/full_table.html" if full_page else "baccarat/full_table_update.html"
+    return render(request, template, context)
+
+
+def _board_words(state: full_state.FullTableState) -> dict[str, str]:
+    """The board's words that take a plural or a context: its Jinja2 fragments mark text
+    only as ``_("…")``, the one form ``makemessages`` finds in a template."""
+    words = {"seconds_unit": pgettext("seconds", "s")}
+    shoe = state.shoe
+    if shoe is not None and shoe.burn_card:
+        words["burn"] = ngettext(
+            "Burn card: %(card)s; %(cards)s card put aside.",
+            "Burn card: %(card)s; %(cards)s cards put aside.",
+            shoe.burned_count,
+        ) % {"card": card_names.card_name(shoe.burn_card), "cards": shoe.burned_count}
+    return words
+
+
+def _empty_note(state: full_state.FullTableState) -> str:
+    if state.me is None:
+        return _("Take a seat to play, or watch.")
+    if state.round is None:
+        return _("The next round starts in a moment.")
+    return _("Place your bets, then press Deal or Pass.")
+
+
+def _spots(state: full_state.FullTableState) -> list[selectors.SpotView]:
+    """The viewer's layout: their bets this round, on the table's spots."""
+    table = state.table
+    labels = dict(Bet.Kind.choices)
+    odds = {
+        "player": "1:1",
+        "banker": "1:1 −5%" if table.commission == Table.Commission.FIVE_PERCENT else "1:1",
+        "tie": f"{table.tie_pays}:1",
+        "player_pair": "11:1",
+        "banker_pair": "11:1",
+    }
+    return [
+        selectors.SpotView(
+            kind=kind,
+            label=str(labels[kind]),
+            key=selectors.SPOT_KEYS[kind],
+            odds=odds[kind],
+            stake=state.stakes.get(kind, 0),
+        )
+        for kind in selectors.SPOT_ORDER
+        if kind in table.limits()
+    ]
+
+
+def _answer(request: HttpRequest, table: Table, form: Any, **kwargs: Any) -> HttpResponse:
+    if form.errors or request.htmx:  # type: ignore[attr-defined]
+        return render_full_table(request, table, form=form, **kwargs)
+    return redirect("baccarat:table", slug=table.slug)
+
+
+def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
+    form = BetForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            croupier.full_bet(
+                table=table,
+                player=request.user,  # type: ignore[arg-type]
+                kind=form.cleaned_data["spot"],
+                amount=form.cleaned_data["amount"],
+                take_back=form.cleaned_data["take_back"],
+            )
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+    return _answer(request, table, form)
+
+
+def full_clear(request: HttpRequest, table: Table) -> HttpResponse:
+    return _simple(request, table, croupier.full_clear)
+
+
+def full_rebet(request: HttpRequest, table: Table) -> HttpResponse:
+    return _simple(request, table, croupier.full_rebet)
+
+
+def _simple(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
+    form = EmptyForm(request.POST)
+    if form.is_valid():
+        try:
+            action(table=table, player=request.user)
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+    return _answer(request, table, form)
+
+
+def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpResponse:
+    """Deal (the stake is committed) or Pass (the bets go back)."""
+    form = EmptyForm(request.POST)
+    notices: list[str] = []
+    dealt = None
+    if form.is_valid():
+        try:
+            decided = croupier.full_decide(table=table, player=request.user, deal=deal)  # type: ignore[arg-type]
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+        else:
+            dealt = decided.dealt  # this was the last decision: show the cards being dealt
+            if decided.raised:
+                notices.append(_("Stakes below the table minimum were raised to it."))
+    return _answer(request, table, form, notices=notices, dealt=dealt)
+
+
+def full_sit(request: HttpRequest, table: Table) -> HttpResponse:
+    form = SitForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            seat = seats.seat_take(
+                table=table,
+                player=request.user,  # type: ignore[arg-type]
+                number=data["seat"],
+                buy_in=data["amount"],
+                reference=f"sit:{table.pk}:{request.user.pk}:{data['token']}",
+            )
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+        else:
+            if getattr(seat, "first_at_table", False):
+                # The first player starts the table; later ones join what it has planned
+                # (and the recovery sweep ticks every table with players anyway).
+                croupier.table_tick(table_id=table.pk)
+    if form.errors:
+        retry = SitForm(
+            initial={"token": secrets.token_hex(8), "amount": request.POST.get("amount", "")}
+        )
+        retry.retry_errors = [  # type: ignore[attr-defined]
+            error for errors in form.errors.values() for error in errors
+        ]
+        return render_full_table(request, table, sit_form=retry)
+    return _answer(request, table, form)
+
+
+def full_leave(request: HttpRequest, table: Table) -> HttpResponse:
+    form = EmptyForm(request.POST)
+    returned = 0
+    if form.is_valid():
+        try:
+            returned = seats.seat_leave(table=table, player=request.user)  # type: ignore[arg-type]
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+    if form.errors:
+        return render_full_table(request, table, form=form)
+    if returned:
+        messages.success(
+            request,
+            _("You left %(table)s: %(amount)s went back to your wallet.")
+            % {"table": table.name, "amount": format_money(returned)},
+        )
+    else:
+        messages.info(request, _("You left %(table)s.") % {"table": table.name})
+    target = reverse("lobby")
+    if request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+def full_cut(request: HttpRequest, table: Table) -> HttpResponse:
+    form = CutForm(request.POST)
+    if form.is_valid():
+        try:
+            croupier.cut_decide(
+                table=table,
+                player=request.user,  # type: ignore[arg-type]
+                accept=form.cleaned_data["accept"],
+                position=form.cleaned_data["position"],
+            )
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+    return _answer(request, table, form)
+
+
+def _full_table(request: HttpRequest, slug: str) -> Table:
+    return selectors.full_table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+def table_sit(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_sit(request, _full_table(request, slug))
+
+
+@login_required
+@require_POST
+def table_pass(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_decide(request, _full_table(request, slug), deal=False)
+
+
+@login_required
+@require_POST
+def table_cut(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_cut(request, _full_table(request, slug))

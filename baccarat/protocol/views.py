@@ -1,0 +1,79 @@
+"""The protocol (game recall): a player's rounds as a list, one round's page, and the
+CSV export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from baccarat.board.selectors import deal_view
+from baccarat.models import Reversal, Round
+from baccarat.protocol import exports, selectors
+from baccarat.protocol.forms import ProtocolFilterForm
+
+PROTOCOL_PAGE_SIZE = 25
+
+
+def _filtered_plays(request: HttpRequest, *, bets: bool) -> tuple[ProtocolFilterForm, Any]:
+    form = ProtocolFilterForm(request.GET or None, player=request.user)
+    filters: dict[str, Any] = {}
+    if form.is_valid():
+        filters = {k: v for k, v in form.cleaned_data.items() if v}
+    plays = selectors.protocol_plays(player=request.user, bets=bets, **filters)  # type: ignore[arg-type]
+    return form, plays
+
+
+@login_required
+@require_GET
+def protocol_list(request: HttpRequest) -> HttpResponse:
+    form, plays = _filtered_plays(request, bets=False)
+    page = Paginator(plays, PROTOCOL_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    template = (
+        "baccarat/protocol_list.html#results" if request.htmx else "baccarat/protocol_list.html"
+    )  # type: ignore[attr-defined]
+    context = {
+        "form": form,
+        "page": page,
+        "rows": selectors.protocol_rows(page),
+        "query": query.urlencode(),
+    }
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+def protocol_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+    play = selectors.protocol_play(player=request.user, round_id=round_id)  # type: ignore[arg-type]
+    return render(
+        request,
+        "baccarat/protocol_detail.html",
+        {
+            "play": play,
+            "round": play.round,
+            "bets": selectors.play_lines(play),
+            "deal": deal_view(play.round) if play.round.dealt_at else None,
+            # What the void gave back and took (a round voided before its settlement too).
+            "reversal": (
+                Reversal.objects.filter(play=play).first()
+                if play.round.state == Round.State.VOID
+                else None
+            ),
+        },
+    )
+
+
+@login_required
+@require_GET
+def protocol_export(request: HttpRequest) -> HttpResponse:
+    _form, plays = _filtered_plays(request, bets=True)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="protocol.csv"'
+    exports.protocol_csv_write(plays=plays, out=response)
+    return response
