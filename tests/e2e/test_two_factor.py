@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _second_factor_required(settings):
     settings.CASINO_STAFF_OTP_REQUIRED = True
     # A person types the right code after a wrong one more slowly than django-otp's
-    # one-second wait; tests/accounts/test_two_factor.py checks that wait.
+    # one-second wait; tests/casino/accounts/test_two_factor.py checks that wait.
     settings.OTP_TOTP_THROTTLE_FACTOR = 0
 
 

@@ -98,7 +98,7 @@ def test_several_web_processes_share_the_connections_and_come_back(tmp_path) -> 
         "CASINO_VAR_DIR": str(tmp_path / "var"),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     command = [sys.executable, "manage.py", "runall", "--role", "web", "--workers", "2"]
     log = (tmp_path / "runall.log").open("wb")
     server = subprocess.Popen(

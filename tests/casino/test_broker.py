@@ -71,7 +71,7 @@ def test_a_worker_leaves_the_checkout_untouched(tmp_path) -> None:
     import time
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     git = shutil.which("git")
     if git is None or not (root / ".git").exists():
         pytest.skip("not a git checkout")

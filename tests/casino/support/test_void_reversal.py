@@ -18,7 +18,7 @@ from baccarat.play import betting, practice, rounds
 from baccarat.protocol.notices import server_notices
 from casino.support import voids
 from casino.support.models import StaffAction
-from tests.support.conftest import BANKER_NATURAL, PLAYER_NATURAL, rig_shoe
+from tests.casino.support.conftest import BANKER_NATURAL, PLAYER_NATURAL, rig_shoe
 from wallet import services as wallet
 from wallet.models import Account, Entry, Transaction
 
