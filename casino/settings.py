@@ -150,7 +150,7 @@ FORM_RENDERER = "casino.templating.forms_renderer.FormRenderer"
 # Database: SQLite (WAL, immediate transactions) unless DATABASE_URL says otherwise.
 # synchronous=FULL syncs the WAL on every commit, so a committed round survives a power
 # cut, not only a killed process; NORMAL is faster and loses the last commits on power
-# loss. The README has the measured cost of each.
+# loss (docs/operations.md, "Backups of the embedded default").
 SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "FULL").upper()
 if SQLITE_SYNCHRONOUS not in {"FULL", "NORMAL", "EXTRA"}:
     raise ImproperlyConfigured("SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA.")

@@ -124,9 +124,7 @@ APART = 0 if connection.vendor == "postgresql" else 5
 # query and locks and settles the round and plays it read under the table's lock, not
 # read again; the settlement of all eight is one ledger write, their plays and bets
 # written with the round; the board shows the statistics, its coups read with their
-# cards; the board's plays come with their bets). Before: 26, 35 and 119 (and two more
-# for every coup of the shoe); 18, 23 and 51 before the seventh session, 36 before the
-# eighth.
+# cards; the board's plays come with their bets).
 FULL_BET_BUDGET = 17 + SESSION_READ
 FULL_DEAL_BUDGET = 20 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
 LAST_DEAL_BUDGET = 31 + 2 * LEDGER_EXTRA + APART + SESSION_READ  # the stake's and the settlement

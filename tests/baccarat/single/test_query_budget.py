@@ -55,8 +55,7 @@ TABLE_PAGE_BUDGET = 6 + SESSION_READ
 # read under its locks, the lock left the next shoe on the round). Measured steady state
 # on PostgreSQL: bet 7 (a chip that opens the round: its round, play and bet are one
 # statement there, ``baccarat.db.insert_play``, three elsewhere; 7 on a round already
-# open too), deal 13 at a one-deck table and at a cut-card one (bet 8 and deal 22-24
-# before the eighth session).
+# open too), deal 13 at a one-deck table and at a cut-card one.
 PLAY_INSERT_EXTRA = 0 if connection.vendor == "postgresql" else 2
 BET_VIEW_BUDGET = 7 + PLAY_INSERT_EXTRA + SESSION_READ
 DEAL_VIEW_BUDGET = 13 + 2 * LEDGER_EXTRA + 2 * APART + SEAT_APART + SESSION_READ
