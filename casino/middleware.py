@@ -3,10 +3,8 @@ language, HTMX requests of a lapsed session, and admin filters no database can t
 
 from __future__ import annotations
 
-import gzip
 import logging
 import re
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,11 +15,10 @@ from django.conf import settings
 from django.contrib.admin.views.main import ERROR_FLAG
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import resolve_url
 from django.urls import reverse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from casino.runtime import logs
@@ -172,20 +169,13 @@ def _no_request(**kwargs: Any) -> None:
 request_finished.connect(_no_request, dispatch_uid="casino.middleware.no_request")
 
 
-# gzip's fastest level, nginx's default: a DEAL's answer (42 KB of markup) compresses in
-# 0.14 ms of CPU to 6.3 KB, where Django's level 6 took 0.35 ms for 5.0 KB.
-GZIP_LEVEL = 1
-
-
 class CompressionMiddleware(GZipMiddleware):
-    """Gzip for pages and partials, never for a live event stream: each event must leave
-    at once, and a compressor holds bytes back (and buys nothing on tiny messages).
+    """Django's ``GZipMiddleware`` (its level and its padding against BREACH), for pages
+    and partials, never for a live event stream: each event must leave at once, and a
+    compressor holds bytes back (and buys nothing on tiny messages).
 
-    BREACH: Django masks the CSRF token anew in every response and each compressed
-    response carries a random number of padding bytes (as ``GZipMiddleware`` pads, in
-    the gzip header's file name), so an attacker who reflects text into a page cannot
-    read a secret out of the compressed length. The second factor's pages (a TOTP key,
-    recovery codes) are sent uncompressed all the same: they are few and small.
+    The second factor's pages (a TOTP key, recovery codes) are sent uncompressed all the
+    same: they are few and small.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
@@ -202,30 +192,4 @@ class CompressionMiddleware(GZipMiddleware):
             )
         if request.path.startswith(self.uncompressed):
             return response
-        if response.streaming:  # a download (the protocol's CSV): Django's, chunk by chunk
-            return super().process_response(request, response)
-        # Django's steps for content in memory, at GZIP_LEVEL.
-        if len(response.content) < 200 or response.has_header("Content-Encoding"):
-            return response
-        patch_vary_headers(response, ("Accept-Encoding",))
-        if not re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
-            return response
-        compressed = self.compress(response.content)
-        if len(compressed) >= len(response.content):
-            return response
-        response.content = compressed
-        response.headers["Content-Length"] = str(len(compressed))
-        etag = response.get("ETag")
-        if etag and etag.startswith('"'):
-            response.headers["ETag"] = "W/" + etag  # RFC 9110: not the same bytes any more
-        response.headers["Content-Encoding"] = "gzip"
-        return response
-
-    def compress(self, content: bytes) -> bytes:
-        """``content`` gzipped at GZIP_LEVEL, padded with 0 to ``max_random_bytes`` - 1
-        bytes of file name in the header."""
-        data = gzip.compress(content, compresslevel=GZIP_LEVEL, mtime=0)
-        header = bytearray(data[:10])
-        header[3] = gzip.FNAME
-        padding = b"a" * secrets.randbelow(self.max_random_bytes)
-        return bytes(header) + padding + b"\x00" + data[10:]
+        return super().process_response(request, response)
