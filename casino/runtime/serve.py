@@ -9,8 +9,8 @@ each. (uvicorn's ``--fd`` would take the descriptor for a Unix socket and lose t
 client's address.) The options are runall's for uvicorn: the access line is Django's
 (``casino.access``), no lifespan, live streams closed 5 s into a shutdown.
 
-Before serving, the process loads the application and its URLs (no ``gc.freeze()``: the
-cyclic garbage collector walks them as Python's default does).
+Before serving, the process loads the application and its URL patterns, so that its
+first request does not pay for them.
 """
 
 from __future__ import annotations

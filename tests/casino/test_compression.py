@@ -52,7 +52,7 @@ def _compressed(page: HttpResponse, encoding: str = "gzip") -> HttpResponse:
     return CompressionMiddleware(lambda request: page)(request)
 
 
-def test_a_page_is_gzipped_at_the_fastest_level_behind_random_padding() -> None:
+def test_a_page_is_gzipped_behind_random_padding() -> None:
     body = ("<p>" + "Banker wins 0:6 " * 500 + "</p>").encode()
     sizes = set()
     for _ in range(20):
@@ -63,7 +63,7 @@ def test_a_page_is_gzipped_at_the_fastest_level_behind_random_padding() -> None:
         assert gzip.decompress(content) == body
         assert content[3] == gzip.FNAME  # the padding is the header's file name
         name_end = content.index(b"\x00", 10)
-        assert content[name_end + 1 :] == gzip.compress(body, compresslevel=1, mtime=0)[10:]
+        assert content[name_end + 1 :] == gzip.compress(body, mtime=0)[10:]  # Django's level
         sizes.add(len(content))
     assert len(sizes) > 1  # BREACH: the length is not the content's alone
 

@@ -3,7 +3,7 @@ beyond their documented use (docs/architecture.md, "What replaces the framework"
 
 Each test here fails when an upgrade changes such a part, so that someone compares the
 project's code with the new version before it ships. Where the project copies a piece of
-Django's code (the ASGI handler's request cycle, the gzip middleware's steps), the test
+Django's code (the ASGI handler's request cycle), the test
 holds a digest of that piece as it was when it was copied: comments, docstrings and
 layout do not count, any change of the code does.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import gzip
 import hashlib
 import inspect
 import socket
@@ -143,20 +142,6 @@ def test_a_thread_sensitive_context_runs_sync_code_in_the_executor_it_is_given()
 
 
 # casino/middleware.py ---------------------------------------------------------------
-
-
-def test_the_gzip_steps_compression_middleware_copies_are_still_djangos() -> None:
-    """``CompressionMiddleware.process_response`` repeats Django's steps for content in
-    memory at another level, and pads as ``compress_string`` pads."""
-    from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
-    from django.utils.text import compress_string
-
-    assert code_digest(GZipMiddleware.process_response) == "310a041e640a0776"
-    assert code_digest(compress_string) == "9623aec559579186"
-    assert GZipMiddleware.max_random_bytes == 100
-    assert re_accepts_gzip.search("br, gzip;q=0.8") and not re_accepts_gzip.search("br")
-    padded = compress_string(b"x" * 500, max_random_bytes=GZipMiddleware.max_random_bytes)
-    assert padded[3] == gzip.FNAME and gzip.decompress(padded) == b"x" * 500
 
 
 def test_the_admin_answers_a_filter_it_cannot_use_with_its_error_flag() -> None:
