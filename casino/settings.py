@@ -144,8 +144,8 @@ TEMPLATES = [
     },
 ]
 
-# Django's form and widget templates drawn by Jinja2, the admin's own by Django's engine.
-FORM_RENDERER = "casino.templating.forms_renderer.FormRenderer"
+# Django's default form renderer: form and widget templates drawn by Django's engine.
+FORM_RENDERER = "django.forms.renderers.DjangoTemplates"
 
 # Database: SQLite (WAL, immediate transactions) unless DATABASE_URL says otherwise.
 # synchronous=FULL syncs the WAL on every commit, so a committed round survives a power
