@@ -144,9 +144,6 @@ TEMPLATES = [
     },
 ]
 
-# Django's default form renderer: form and widget templates drawn by Django's engine.
-FORM_RENDERER = "django.forms.renderers.DjangoTemplates"
-
 # Database: SQLite (WAL, immediate transactions) unless DATABASE_URL says otherwise.
 # synchronous=FULL syncs the WAL on every commit, so a committed round survives a power
 # cut, not only a killed process; NORMAL is faster and loses the last commits on power

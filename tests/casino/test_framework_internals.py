@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
 from django import forms
 
 
@@ -180,27 +179,6 @@ def test_bulk_writes_and_collected_deletes_are_cut_by_bulk_batch_size() -> None:
 # casino/accounts --------------------------------------------------------------------
 
 
-@pytest.mark.django_db
-def test_the_auth_backend_loads_the_signed_in_user_by_an_integer_pk(
-    client: Any, alice: Any, monkeypatch: Any
-) -> None:
-    """``AccountManager.get`` writes the read out only for ``get(pk=<int>)``: how
-    Django's ``ModelBackend.get_user`` loads the signed-in user on every request."""
-    from casino.accounts.models import AccountManager
-
-    written_out: list[int] = []
-    real = AccountManager._read_by_pk
-
-    def counted(self: AccountManager, connection: Any) -> Any:
-        written_out.append(1)
-        return real(self, connection)
-
-    client.force_login(alice)
-    monkeypatch.setattr(AccountManager, "_read_by_pk", counted)
-    assert client.get("/health/live/").status_code == 200
-    assert written_out == [1]
-
-
 def test_pbkdf2_verify_hashes_through_encode(monkeypatch: Any) -> None:
     """casino/accounts/hashers.py wraps only PBKDF2's ``encode`` in a password slot,
     because Django's ``verify`` hashes through it."""
@@ -229,54 +207,6 @@ def test_django_classes_take_type_arguments() -> None:
 
     assert UserManager["Any"] is not None  # type: ignore[type-arg,misc]
     assert forms.ModelForm["Any"] is not None  # type: ignore[misc]
-
-
-# casino/templating/forms_renderer.py ------------------------------------------------
-
-
-def test_django_ships_each_form_template_for_jinja2_too() -> None:
-    from pathlib import Path
-
-    import django
-
-    root = Path(django.__file__).parent / "forms"
-    django_names = {p.relative_to(root / "templates") for p in (root / "templates").rglob("*.html")}
-    jinja_names = {p.relative_to(root / "jinja2") for p in (root / "jinja2").rglob("*.html")}
-    assert django_names and django_names == jinja_names
-
-
-class _Every(forms.Form):
-    name = forms.CharField(max_length=20, help_text="Your name")
-    amount = forms.IntegerField(min_value=1)
-    spot = forms.ChoiceField(choices=[("player", "Player"), ("banker", "Banker")])
-    side = forms.ChoiceField(
-        choices=[("a", "A"), ("b", "B")], widget=forms.RadioSelect, initial="a"
-    )
-    kinds = forms.MultipleChoiceField(
-        choices=[("x", "X"), ("y", "Y")], widget=forms.CheckboxSelectMultiple, required=False
-    )
-    agree = forms.BooleanField(required=False)
-    token = forms.CharField(widget=forms.HiddenInput)
-
-
-def _markup(html: str) -> str:
-    return " ".join("".join(html.split("\n")).split())
-
-
-def test_a_form_draws_the_same_markup_with_the_projects_renderer() -> None:
-    """The project's renderer draws Django's form templates with Jinja2; the markup is the
-    one Django's own engine draws (up to blank space)."""
-    from django.forms.renderers import DjangoTemplates
-
-    from casino.templating.forms_renderer import FormRenderer
-
-    data = {"name": "<Ann>", "amount": "0", "spot": "banker", "side": "b", "token": "t"}
-    ours = _Every(data=data, renderer=FormRenderer())
-    django_own = _Every(data=data, renderer=DjangoTemplates())
-    assert not ours.is_valid() and not django_own.is_valid()
-    for part in ("as_div", "as_p", "as_table"):
-        assert _markup(str(getattr(ours, part)())) == _markup(str(getattr(django_own, part)()))
-    assert "&lt;Ann&gt;" in str(ours)
 
 
 # casino/runtime/serve.py and runall -------------------------------------------------

@@ -1,5 +1,5 @@
-"""``User.objects.get(pk=...)``, how Django's auth backend loads the signed-in user on every
-request, is one written-out read: the same user as the ORM's, one query, its misses alike."""
+"""The signed-in user is read once a request, by one query of the user's own row (Django's
+auth backend, ``User.objects.get(pk=...)``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _fields(user):
     return {field.attname: getattr(user, field.attname) for field in user._meta.concrete_fields}
 
 
-def test_the_read_by_pk_gives_the_user_the_orm_gives(alice):
+def test_the_read_by_pk_is_one_query_of_the_users_row(alice):
     user_model = get_user_model()
     user_model.objects.filter(pk=alice.pk).update(
         last_login=timezone.now() - timedelta(hours=2),
