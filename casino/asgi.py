@@ -2,27 +2,27 @@
 
 Django builds its middleware chain for ASGI in async mode. With a sync-only middleware
 between async-capable ones (django-axes and django-htmx are async-capable, ours are not),
-each request hopped from its thread back to the event loop and out again, and every sync
-``process_view`` and the view itself took one more hop: about 4.6 ms of CPU per request
-on the benchmark machine, more than a whole page of the ORM. :class:`ASGIHandler` builds
-the chain in sync mode and runs all of it, views included, in one hop to the request's
+each request hops from its thread back to the event loop and out again, and every sync
+``process_view`` and the view itself takes one more hop. :class:`ASGIHandler` builds the
+chain in sync mode and runs all of it, views included, in one hop to the request's
 thread, as Django itself does when every middleware is sync-only. An async view (a full
 table's live events) is called through ``async_to_sync`` from that thread and returns its
-streaming response at once; the server streams it from the event loop as before.
+streaming response at once; the server streams it from the event loop.
 
 Django's handler also hops to that thread twice more: to send ``request_started`` (its
 receivers are sync) and, after the response went out, to close it (``request_finished``,
 which gives the database connection back). :meth:`ASGIHandler.handle` does both in the
 request's one hop: the signal before the chain; the close after it, for a response whose
-body is already in memory (a streaming one is closed after it was sent, as before). Each
-hop cost about 0.35 ms of CPU (`/health/live/` served in process: 3.3 → 2.6 ms).
+body is already in memory (a streaming one is closed after it was sent).
 
 Django also gives each request a thread of its own (``ThreadSensitiveContext``): made for
-the request, then joined by one more thread made for that, about 0.8 ms of CPU and 2 ms
-of latency per request. The handler keeps those one-thread executors and hands an idle one
-to the next request instead (asgiref's ``ThreadSensitiveContext(executor=...)``): each
-request still has one thread to itself for all its sync code (its database connection is
-per thread), as under a threaded WSGI server.
+the request, then joined. The handler keeps those one-thread executors and hands an idle
+one to the next request instead (asgiref's ``ThreadSensitiveContext(executor=...)``):
+each request still has one thread to itself for all its sync code (its database
+connection is per thread), as under a threaded WSGI server.
+
+What it buys (about a tenth of a round's web CPU), the internals it copies and the tests
+that watch them: docs/architecture.md, "What replaces the framework".
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 The boards that every chip, DEAL and live event draws again (the hands, the spots, the
 status bar, the seats, the statistics panel) are Jinja2 templates: Jinja2 compiles a
-template to Python once, and draws the same fragment about four times faster than
-Django's template engine walks its nodes (the hands: 0.52 → 0.13 ms). The pages around
+template to Python once, and draws the same fragment several times faster than Django's
+template engine walks its nodes (a round with Django templates instead takes a quarter
+more CPU: docs/architecture.md, "What replaces the framework"). The pages around
 them stay Django templates and take a fragment with ``{% jinja "name" %}``
 (:func:`casino.templatetags.casino.jinja`), with the page's context.
 
