@@ -320,6 +320,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
         # Kombu's exchange tables; left unset they land in ./control of the checkout.
         "control_folder": str(VAR_DIR / "celery" / "control"),
+        # How often the worker looks for new messages (Kombu's default: every second): a
+        # full table's last Deal is dealt by the next tick, which should come at once.
+        "polling_interval": 0.1,
     }
 else:
     # Longer than any countdown we schedule, so a message is never redelivered early.

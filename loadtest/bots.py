@@ -5,9 +5,10 @@ own HTTP client and cookie jar: it signs in, opens the table page and its event 
 sits down once every bot got that far (:class:`Start`; then each at a random moment of
 the arrival window), and for each round places a bet
 and presses Deal (now and then Pass), cuts or declines a shoe offered to it, and leaves
-after a number of results. With ``Plan.refresh_board`` it also fetches its own board after
-each burst of events, as the page does (``static/js/full_table.js``): the load of real
-browsers, much heavier.
+after a number of results. With ``Plan.refresh_board`` it also fetches its own board when
+the page does (``static/js/full_table.js``): once per burst of events that the page
+cannot draw from their data alone (:func:`page_fetches_board`), the load of real
+browsers.
 
 Nothing here touches the database: the bots see the server only through HTTP, so they can
 measure a server in other processes. Times are the host's clock (``time.time()``), the
@@ -34,6 +35,21 @@ CHIP = 500  # cents: every bet is one to three chips of 5 €
 BOARD_DEBOUNCE_SECONDS = 0.06  # as the page: one board request per burst of events
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)  # the server sends a keep-alive every 15 s
 STREAM_RETRIES = 5
+
+# What the page draws from an event's data alone (static/js/full_table.js, ``draw``):
+# another seat's chips and decision, another player sitting down or leaving, the end of
+# betting, the chat. Every other event (a round's opening, its cards, a new shoe, a void)
+# makes it fetch its board, and so does its own sitting down or leaving.
+DRAWN_FROM_THE_EVENT = {"bets", "decision", "betting_closed", "chat", "chat_removed", "chat_unmuted"}
+
+
+def page_fetches_board(event: dict[str, Any], username: str) -> bool:
+    """Whether the table's page fetches its board for ``event`` (its own chips and
+    decisions come with the answers to its own requests)."""
+    kind = event["kind"]
+    if kind in ("sit", "leave"):
+        return event.get("player") == username
+    return kind not in DRAWN_FROM_THE_EVENT
 
 
 @dataclass(frozen=True)
@@ -304,7 +320,8 @@ class Bot:
         if kind in ("card", "result"):
             self.dealt = event["round"]
         self.events.put_nowait(event)
-        self.dirty.set()
+        if page_fetches_board(event, self.spec.username):
+            self.dirty.set()
 
     async def _refresh_board(self) -> None:
         """The page's answer to events: its own board, once per burst."""

@@ -209,17 +209,19 @@ def full_rebet(*, table: Table, player: User) -> None:
 @dataclass
 class Decided:
     raised: list[str] = field(default_factory=list)  # stakes raised to the table minimum
-    dealt: int | None = None  # the round, when this decision was the last and it was dealt
+    last: bool = False  # the round's last decision: the croupier deals it next
 
 
 def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
     """Deal (commit the stake) or Pass (take the bets back) for this round.
 
-    When this was the last decision of the round, the cards are dealt in the same
-    transaction.
+    When this was the last decision of the round, the croupier deals it at once in a step
+    of its own (:func:`table_tick`, a task sent for now; the recovery sweep ticks every
+    table as its backstop), so the last Deal answers as fast as any other and nobody's
+    request waits for the cards to be dealt and settled.
     """
     raised: list[str] = []
-    dealt = None
+    last = False
     with table_change(table.pk) as table:
         seat, round, play = _betting_round(table, player)
         if deal:
@@ -233,12 +235,11 @@ def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
         event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
         seats = list(Seat.objects.filter(table=table).select_related("player"))
         if _all_decided(round, _in_round(round, seats)):
-            _close_betting(table, round, seats)
-            dealt = round.pk
-            # The round is over before its deadline: the tick plans the next one. (While
+            # Betting is over before its deadline: the tick closes it and deals now. (While
             # others still decide, the tick at the deadline is already on its way.)
+            last = True
             schedule_tick(table.pk, timezone.now())
-    return Decided(raised, dealt)
+    return Decided(raised, last)
 
 
 def _commit(round: Round, play: Play, player: User) -> list[str]:
@@ -500,9 +501,11 @@ def schedule_tick(table_id: int, at: datetime) -> None:
         return
 
     def send() -> None:
-        # By the task's name: baccarat.tasks sits above the croupier and calls it.
+        # By the task's name: baccarat.tasks sits above the croupier and calls it. A tick
+        # due now goes without an ETA, straight to the next free worker.
+        later = {"eta": at} if at > timezone.now() else {}
         try:
-            current_app.send_task(TICK_TASK, args=(table_id,), eta=at)
+            current_app.send_task(TICK_TASK, args=(table_id,), **later)
         except Exception:  # the recovery sweep ticks every table anyway
             logger.warning("could not schedule the tick of table %s", table_id, exc_info=True)
 

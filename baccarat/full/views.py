@@ -38,7 +38,7 @@ from baccarat.full import views as full_views
 from baccarat.models import Bet, Table
 from baccarat.rules.rule_sets import chip_unit
 from wallet.errors import WalletError
-from wallet.formatting import format_money
+from wallet.formatting import format_money, money_format
 
 DOMAIN_ERRORS = (engine.EngineError, RoundError, WalletError)
 
@@ -98,6 +98,8 @@ def render_full_table(
             seated=state.me is not None,
         )
         context["chat_form"] = ChatForm()
+        context["money_format"] = money_format()
+        context["script_words"] = _script_words()
     template = "baccarat/full_table.html" if full_page else "baccarat/full_table_update.html"
     return render(request, template, context)
 
@@ -114,6 +116,25 @@ def _board_words(state: full_state.FullTableState) -> dict[str, str]:
             shoe.burned_count,
         ) % {"card": card_names.card_name(shoe.burn_card), "cards": shoe.burned_count}
     return words
+
+
+def _script_words() -> dict[str, Any]:
+    """What the page's script needs to draw another player's chip, seat or decision from
+    the event alone (static/js/full_table.js): the seats' words as the board writes them,
+    and the spots' letters in felt order."""
+    return {
+        "deal": _("Deal") + " ✓",
+        "pass": _("Pass"),
+        "timeout": _("Left out"),
+        "deciding": _("Deciding…"),
+        "waits": _("Waits for the next round"),
+        "free": _("Free"),
+        "sit_here": _("Sit here"),
+        "seat": _("Seat %(number)s"),
+        "you": _("you"),
+        "closed": _("No more bets: the cards are being dealt."),
+        "spots": [[kind, selectors.SPOT_LETTERS[kind]] for kind in selectors.SPOT_ORDER],
+    }
 
 
 def _empty_note(state: full_state.FullTableState) -> str:
@@ -192,17 +213,17 @@ def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpRespon
     """Deal (the stake is committed) or Pass (the bets go back)."""
     form = EmptyForm(request.POST)
     notices: list[str] = []
-    dealt = None
     if form.is_valid():
         try:
             decided = croupier.full_decide(table=table, player=request.user, deal=deal)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
         else:
-            dealt = decided.dealt  # this was the last decision: show the cards being dealt
             if decided.raised:
                 notices.append(_("Stakes below the table minimum were raised to it."))
-    return _answer(request, table, form, notices=notices, dealt=dealt)
+    # When this was the round's last decision, its cards reach this page as events, as
+    # they reach every other at the table.
+    return _answer(request, table, form, notices=notices)
 
 
 def full_sit(request: HttpRequest, table: Table) -> HttpResponse:

@@ -1,6 +1,9 @@
-// The full table, live: the events of the table arrive as Server-Sent Events; each one
-// makes the page fetch its own board (in its language, with its own stack). The betting
-// timer counts down to the server's deadline and warns at 10 and 5 seconds.
+// The full table, live: the events of the table arrive as Server-Sent Events. An event
+// that carries its whole change (a seat's chips, its Deal or Pass, a player sitting down
+// or leaving, the end of betting) is drawn from the event alone; for what an event cannot
+// carry (a new round's layout, a coup's cards and statistics, a new shoe, a gap in the
+// event numbers) the page fetches its own board (in its language, with its own stack).
+// The betting timer counts down to the server's deadline and warns at 10 and 5 seconds.
 (function () {
   "use strict";
 
@@ -11,10 +14,168 @@
   var dealtRound = null; // a round whose deal the board should show being dealt
   var voided = false;     // a round was voided: the board brings the player's notices
   var shown = {};         // rounds whose deal this page has shown already
-  // What a test (or a curious player) can read: every event number seen, in order.
-  window.tableEvents = { seqs: [], hello: [] };
+  // What a test (or a curious player) can read: every event number seen, in order, and
+  // how many boards this page fetched.
+  window.tableEvents = { seqs: [], hello: [], boards: 0 };
 
   function board() { return document.getElementById("board"); }
+
+  var words = {};
+  var wordsData = document.getElementById("full-table-words");
+  if (wordsData) words = JSON.parse(wordsData.textContent);
+  var me = table.dataset.me;
+  var lastSeq = Number(table.dataset.eventSeq || "0");
+  // Events drawn from their data since the board now on the page was asked for: a board
+  // drawn before one of them committed gets it drawn again (each draw sets, so twice is
+  // harmless).
+  var drawn = [];
+  var ownRequests = 0; // this page's own actions in flight: their answers draw the board
+
+  function money(cents) {
+    return window.casinoMoney ? window.casinoMoney(cents) : String(cents / 100);
+  }
+
+  function seatEl(number) { return document.querySelector(".seats .seat[data-seat='" + number + "']"); }
+
+  function child(el, cls, tag) {
+    var found = el.querySelector("." + cls);
+    if (!found) {
+      found = document.createElement(tag || "span");
+      found.className = cls;
+      el.appendChild(found);
+    }
+    return found;
+  }
+
+  function drawStakes(data) {
+    var seat = seatEl(data.seat);
+    if (!seat || seat.classList.contains("free")) return;
+    var old = seat.querySelector(".seat-bets");
+    var stakes = data.stakes || {};
+    var spans = [];
+    (words.spots || []).forEach(function (pair) {
+      var amount = stakes[pair[0]];
+      if (!amount) return;
+      var bet = document.createElement("span");
+      bet.className = "seat-bet";
+      var letter = document.createElement("abbr");
+      letter.textContent = pair[1];
+      bet.appendChild(letter);
+      bet.appendChild(document.createTextNode(" " + money(amount)));
+      spans.push(bet);
+    });
+    if (!spans.length) { if (old) old.remove(); return; }
+    var bets = document.createElement("span");
+    bets.className = "seat-bets";
+    spans.forEach(function (bet) { bets.appendChild(bet); });
+    if (old) { old.replaceWith(bets); return; }
+    var status = seat.querySelector(".seat-status");
+    seat.insertBefore(bets, status || null);
+  }
+
+  function drawDecision(seatNumber, decision) {
+    var seat = seatEl(seatNumber);
+    if (!seat || seat.classList.contains("free")) return;
+    ["deal", "pass", "timeout"].forEach(function (d) { seat.classList.remove("decided-" + d); });
+    seat.classList.add("decided-" + decision);
+    child(seat, "seat-status").textContent = words[decision] || "";
+  }
+
+  function seatLabel(number) { return (words.seat || "%(number)s").replace("%(number)s", String(number)); }
+
+  function drawSeat(data, taken) {
+    var seat = seatEl(data.seat);
+    if (!seat) return;
+    var seated = !!board() && board().dataset.mySeat;
+    while (seat.firstChild) seat.removeChild(seat.firstChild);
+    seat.className = "seat" + (taken ? "" : " free");
+    var number = document.createElement("span");
+    number.className = "seat-number";
+    number.textContent = seatLabel(data.seat);
+    seat.appendChild(number);
+    if (taken) {
+      child(seat, "seat-player").textContent = data.player;
+      var phase = board() ? board().dataset.phase : "";
+      child(seat, "seat-status").textContent = phase ? (words.waits || "") : "";
+    } else if (!seated) {
+      var sit = document.createElement("a");
+      sit.className = "button sit-here";
+      sit.href = "#sit";
+      sit.dataset.sit = String(data.seat);
+      sit.textContent = words.sit_here || "";
+      seat.appendChild(sit);
+    } else {
+      child(seat, "seat-free").textContent = words.free || "";
+    }
+    // The sitting form offers the free seats, the one chosen kept while it is free.
+    var select = document.getElementById("id_seat");
+    if (!select) return;
+    var chosen = select.value;
+    var free = Array.prototype.map.call(document.querySelectorAll(".seats .seat.free"), function (el) {
+      return el.dataset.seat;
+    });
+    while (select.firstChild) select.removeChild(select.firstChild);
+    free.forEach(function (number) {
+      var option = document.createElement("option");
+      option.value = number;
+      option.textContent = number;
+      select.appendChild(option);
+    });
+    if (free.indexOf(chosen) >= 0) select.value = chosen;
+  }
+
+  function drawClosed(data) {
+    var b = board();
+    if (!b) return;
+    b.dataset.phase = "dealing";
+    var timer = b.querySelector(".betting-timer");
+    if (timer) {
+      var closed = document.createElement("p");
+      closed.className = "betting-timer closed";
+      closed.setAttribute("role", "status");
+      closed.textContent = words.closed || "";
+      timer.replaceWith(closed);
+    }
+    (data.left_out || []).forEach(function (number) { drawDecision(number, "timeout"); });
+    b.querySelectorAll("#bet-form button").forEach(function (button) { button.disabled = true; });
+    document.querySelectorAll("#table-controls .actions button:not(#btn-exit)").forEach(function (button) {
+      button.disabled = true;
+    });
+  }
+
+  // Draws an event from its data; false when the page needs its board for it.
+  function draw(data) {
+    var b = board();
+    var mine = b && b.dataset.mySeat && String(data.seat) === b.dataset.mySeat;
+    if (data.kind === "bets") {
+      drawStakes(data);
+      // This player's own chips: their request's answer draws them. From another tab of
+      // theirs, the spots and the status bar here need the board.
+      return !(mine && !ownRequests && !sameStakes(data.stakes));
+    }
+    if (data.kind === "decision") {
+      drawDecision(data.seat, data.decision);
+      return !(mine && !ownRequests && b.dataset.myDecision !== data.decision);
+    }
+    if (data.kind === "sit" || data.kind === "leave") {
+      if (data.player === me) return false; // this page sits down or stands up: its board
+      drawSeat(data, data.kind === "sit");
+      return true;
+    }
+    if (data.kind === "betting_closed") { drawClosed(data); return true; }
+    return false;
+  }
+
+  function sameStakes(stakes) {
+    var shown = {};
+    document.querySelectorAll("#bet-form .spot[data-kind]").forEach(function (spot) {
+      var stake = Number(spot.dataset.stake || "0");
+      if (stake) shown[spot.dataset.kind] = stake;
+    });
+    var given = stakes || {};
+    var keys = Object.keys(shown).concat(Object.keys(given));
+    return keys.every(function (kind) { return (shown[kind] || 0) === (given[kind] || 0); });
+  }
 
   function refresh() {
     clearTimeout(refreshTimer);
@@ -31,6 +192,7 @@
       dealtRound = null;
       voided = false;
       var url = table.dataset.boardUrl + (params.length ? "?" + params.join("&") : "");
+      window.tableEvents.boards += 1;
       window.htmx.ajax("GET", url, { source: table, target: "#board", swap: "outerHTML" });
     }, 60);
   }
@@ -118,13 +280,22 @@
     if (data.kind === "hello") { window.tableEvents.hello.push(data.pid); return; }
     window.tableEvents.seqs.push(data.seq);
     table.dataset.eventSeq = String(data.seq);
-    if (data.kind === "chat" || data.kind === "chat_removed") { chatEvent(data); return; }
-    if (data.kind === "chat_unmuted") { if (data.player === table.dataset.me) chatRefresh(true); return; }
-    if ((data.kind === "sit" || data.kind === "leave") && data.player === table.dataset.me) chatRefresh(true);
-    if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
-    if (data.kind === "round_void") voided = true;
-    if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
-    refresh();
+    var gap = data.seq !== lastSeq + 1; // events this page never got: its board catches up
+    lastSeq = Math.max(lastSeq, data.seq);
+    var b = board();
+    if (data.kind === "chat" || data.kind === "chat_removed") { chatEvent(data); }
+    else if (data.kind === "chat_unmuted") { if (data.player === me) chatRefresh(true); }
+    else {
+      if ((data.kind === "sit" || data.kind === "leave") && data.player === me) chatRefresh(true);
+      if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
+      if (data.kind === "round_void") voided = true;
+      if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
+      if (draw(data) && !gap) { drawn.push(data); }
+      else { refresh(); return; }
+    }
+    // The board on the page shows the table as of this event.
+    if (b && !gap && Number(b.dataset.seq) === data.seq - 1) b.dataset.seq = String(data.seq);
+    else if (gap) refresh();
   }
 
   function connect() {
@@ -228,6 +399,27 @@
     var output = document.getElementById("cut-output");
     if (output) output.textContent = range.value;
   }
+
+  // This page's own actions (a chip, Deal, Pass...): their answers bring its board.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form") && table.contains(event.detail.elt)) ownRequests += 1;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form") && table.contains(event.detail.elt)) ownRequests = Math.max(0, ownRequests - 1);
+  });
+  // A board drawn by the server before an event committed does not show it: the events
+  // drawn from their data since are drawn on it again; those it already shows are done.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var b = board();
+    if (!b || event.detail.target !== b && event.detail.elt !== b) return;
+    var seq = Number(b.dataset.seq || "0");
+    drawn = drawn.filter(function (data) { return data.seq > seq; });
+    drawn.forEach(function (data) {
+      draw(data);
+      if (data.seq === seq + 1) seq = data.seq; // shown now, with nothing missing before it
+    });
+    b.dataset.seq = String(seq);
+  });
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var b = board();

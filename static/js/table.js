@@ -142,6 +142,7 @@
     var units = String((cents - hundredths) / 100).replace(/\B(?=(\d{3})+(?!\d))/g, moneyFormat.group);
     return moneyFormat.prefix + units + moneyFormat.decimal + (hundredths < 10 ? "0" : "") + hundredths + moneyFormat.suffix;
   }
+  window.casinoMoney = money; // the full table's script draws other seats' chips with it
   function readLayout() {
     var b = board();
     var stakes = {};

@@ -295,6 +295,7 @@ def test_a_full_tables_board_reads_what_the_orm_reads(
     croupier.full_bet(table=salon, player=ben, kind="tie", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True)
     croupier.full_decide(table=salon, player=ben, deal=False)
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     assert Round.objects.get(pk=first.pk).state == Round.State.SETTLED
     croupier.table_tick(table_id=salon.pk, now=timezone.now() + timedelta(minutes=1))
     croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)

@@ -9,6 +9,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from baccarat.integrity.audit import audit_violations
@@ -106,7 +108,7 @@ def test_three_browsers_play_a_round_together(open_page):
         decks=8,
         reshuffle=Table.Reshuffle.CUT_CARD,
         burn=Table.Burn.FIRST_CARD,
-        betting_seconds=6,
+        betting_seconds=10,
         cycle_seconds=3,
     )
     alice, a = open_page("alice", "de")
@@ -140,7 +142,9 @@ def test_three_browsers_play_a_round_together(open_page):
         expect(page.locator(".burn-info")).to_contain_text("bob")
         expect(page.locator(".betting-timer[data-deadline]")).to_be_visible()
 
-    # Alice: banker, Deal. Bob: player, Pass. Carl: tie, and no decision.
+    # Alice: banker, Deal. Bob: player, Pass. Carl: tie, and no decision. Each page draws
+    # the others' chips and decisions from the events alone: no board is fetched for them.
+    boards = {page: page.evaluate("window.tableEvents.boards") for page in (a, b, c)}
     a.locator("#chip-rack label.chip-3").click()
     a.locator(".spot-banker .spot-add").click()
     settled(a)
@@ -160,6 +164,10 @@ def test_three_browsers_play_a_round_together(open_page):
     expect(c.locator(".seat[data-seat='1']")).to_have_class("seat decided-deal")
     expect(a.locator(".seat[data-seat='2']")).to_have_class("seat decided-pass")
     expect(b.locator(".seat[data-seat='5'] .seat-bets")).to_contain_text("5,00")
+    with translation.override("nl"):  # carl's language
+        expect(c.locator(".seat[data-seat='2'] .seat-status")).to_have_text(gettext("Pass"))
+    assert Round.objects.get(table__slug="salon", shared=True).state == Round.State.BETTING
+    assert {page: page.evaluate("window.tableEvents.boards") for page in (a, b, c)} == boards
 
     # The timer runs out for carl: the cards come; the same for everyone.
     round = Round.objects.get(table__slug="salon", shared=True)

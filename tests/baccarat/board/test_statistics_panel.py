@@ -225,6 +225,7 @@ def test_a_full_tables_coups_are_its_shoes_kept_per_what_they_show(
     round = ready(salon)
     croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     dealt = Round.objects.get(pk=round.pk)
     assert dealt.state == Round.State.SETTLED
     client.force_login(make_player("watcher"))
@@ -251,6 +252,7 @@ def test_a_full_tables_cached_coups_follow_the_cards_not_only_the_ids(
     round = ready(salon)
     croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     client.force_login(make_player("watcher"))
     url = reverse("baccarat:table_coups", args=[salon.slug])
     dealt = Round.objects.get(pk=round.pk)

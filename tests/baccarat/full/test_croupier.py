@@ -98,6 +98,9 @@ def test_deal_and_pass_then_the_cards(salon: Table, stack_of: Any) -> None:
     assert round.state == Round.State.BETTING  # ben has not decided
     croupier.full_decide(table=salon, player=ben, deal=True)
     round.refresh_from_db()
+    assert round.state == Round.State.BETTING  # the last Deal leaves the cards to the croupier
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
+    round.refresh_from_db()
     assert round.state == Round.State.SETTLED
     plays = {p.player_id: p for p in Play.objects.filter(round=round)}
     assert plays[cara.pk].decision == Play.Decision.PASS and plays[cara.pk].stake_total == 0
@@ -107,6 +110,36 @@ def test_deal_and_pass_then_the_cards(salon: Table, stack_of: Any) -> None:
     assert events[-2:] == ["result", "payouts"]
     payouts = TableEvent.objects.filter(table=salon, kind="payouts").get().data["seats"]
     assert set(payouts) == {"1", "2"}
+    assert audit_violations() == []
+
+
+def test_the_last_decision_sends_the_croupiers_step_for_now_and_deals_nothing(
+    salon: Table, settings: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The last Deal answers as any other: the dealing is a task of its own, sent to the
+    next free worker at once (no ETA), after the decision commits."""
+    anna, ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    round = ready(salon)
+    settings.CASINO_TABLE_TICKS = True
+    sent: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+    monkeypatch.setattr(
+        croupier.current_app,
+        "send_task",
+        lambda name, args=(), **options: sent.append((name, tuple(args), options)),
+    )
+    for player in (anna, ben):
+        croupier.full_bet(table=salon, player=player, kind="banker", amount=500, take_back=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert croupier.full_decide(table=salon, player=anna, deal=True).last is False
+    assert sent == []  # ben still decides: the tick at the deadline is on its way already
+    with django_capture_on_commit_callbacks(execute=True):
+        assert croupier.full_decide(table=salon, player=ben, deal=True).last is True
+    assert sent == [("baccarat.tasks.table_tick", (salon.pk,), {})]
+    round.refresh_from_db()
+    assert round.state == Round.State.BETTING and kinds(salon)[-1] == "decision"
+    croupier.table_tick(table_id=salon.pk)  # what the worker runs
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
     assert audit_violations() == []
 
 
@@ -160,6 +193,7 @@ def test_a_player_who_sits_down_during_a_round_waits_for_the_next(salon: Table) 
     assert error.value.code == "sat_during_round"
     croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED  # ben was not waited for
 
@@ -224,6 +258,7 @@ def test_the_cut_card_ends_the_shoe_and_the_next_round_waits_for_a_new_one(salon
     )
     croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     shoe.refresh_from_db()
     assert shoe.is_finished and shoe.is_revealed
     last = Round.objects.filter(table=salon, state=Round.State.SETTLED).get()
@@ -262,6 +297,7 @@ def test_a_player_gone_after_deal_hears_of_the_result(salon: Table, client: Any)
     Seat.objects.filter(player=anna).update(last_seen=timezone.now() - timedelta(minutes=1))
     croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=ben, deal=True)
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     round = Round.objects.get(table=salon, state=Round.State.SETTLED)
     assert Play.objects.get(round=round, player=anna).server_notice
     assert not Play.objects.get(round=round, player=ben).server_notice
@@ -301,6 +337,7 @@ def test_every_protocol_row_of_full_table_rounds_matches_the_engine(
                 croupier.full_decide(table=salon, player=player, deal=True)
             elif choice < 0.85:
                 croupier.full_decide(table=salon, player=player, deal=False)
+        croupier.table_tick(table_id=salon.pk)  # all decided: the croupier's step deals
         round.refresh_from_db()
         if round.state == Round.State.BETTING:  # someone did not decide: the timer deals
             croupier.table_tick(table_id=salon.pk, now=round.deadline)
@@ -360,3 +397,9 @@ def test_rebet_puts_the_last_rounds_bets_on_again(salon: Table, stack_of: Any) -
     assert {bet.kind: bet.stake for bet in play.bets.all()} == {"tie": 500, "player": 1000}
     last = TableEvent.objects.filter(table=salon).order_by("-seq").first()
     assert last.kind == "bets" and last.data["stakes"] == {"tie": 500, "player": 1000}
+
+
+def test_the_tick_the_croupier_sends_by_name_is_the_task_the_worker_runs() -> None:
+    from baccarat import tasks
+
+    assert tasks.table_tick.name == croupier.TICK_TASK

@@ -48,7 +48,7 @@ def test_eight_players_sitting_on_one_seat_get_eight_seats(salon: Table, racers:
     assert audit_violations() == []
 
 
-def test_eight_deal_presses_at_once_make_one_deal(salon: Table, racers: Any) -> None:
+def test_eight_deal_presses_and_four_ticks_at_once_make_one_deal(salon: Table, racers: Any) -> None:
     players = []
     for i in range(8):
         player = make_player(f"dealer{i}")
@@ -65,6 +65,11 @@ def test_eight_deal_presses_at_once_make_one_deal(salon: Table, racers: Any) -> 
         [lambda p=p: croupier.full_decide(table=salon, player=p, deal=True) for p in players]
     )
     assert not [r for r in results if isinstance(r, Exception)], results
+    round.refresh_from_db()
+    assert round.state == Round.State.BETTING  # every Deal answered; the croupier deals
+    # The tick sent by the last Deal, the sweep's and a redelivered one, all at once.
+    ticks = racers.run([lambda: croupier.table_tick(table_id=salon.pk) for _ in range(4)])
+    assert not [r for r in ticks if isinstance(r, Exception)], ticks
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED
     assert Round.objects.filter(table=salon, shared=True).count() == 1

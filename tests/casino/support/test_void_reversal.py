@@ -319,7 +319,8 @@ def test_a_settled_full_table_round_is_reversed_for_every_player(
     croupier.full_bet(table=salon, player=alice, kind="player", amount=500, take_back=False)
     croupier.full_bet(table=salon, player=bob, kind="banker", amount=1000, take_back=False)
     croupier.full_decide(table=salon, player=alice, deal=True)
-    croupier.full_decide(table=salon, player=bob, deal=True)  # everyone decided: dealt
+    croupier.full_decide(table=salon, player=bob, deal=True)  # everyone decided
+    croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED
 
