@@ -40,7 +40,14 @@ STREAM_RETRIES = 5
 # another seat's chips and decision, another player sitting down or leaving, the end of
 # betting, the chat. Every other event (a round's opening, its cards, a new shoe, a void)
 # makes it fetch its board, and so does its own sitting down or leaving.
-DRAWN_FROM_THE_EVENT = {"bets", "decision", "betting_closed", "chat", "chat_removed", "chat_unmuted"}
+DRAWN_FROM_THE_EVENT = {
+    "bets",
+    "decision",
+    "betting_closed",
+    "chat",
+    "chat_removed",
+    "chat_unmuted",
+}
 
 
 def page_fetches_board(event: dict[str, Any], username: str) -> bool:
