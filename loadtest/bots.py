@@ -23,7 +23,7 @@ import random
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,7 @@ class BotSpec:
     table: str  # the table's slug
     seat: int
     buy_in: int  # whole euros brought to the table
+    base_url: str = ""  # the server this bot talks to (the plan's when empty)
 
 
 @dataclass(frozen=True)
@@ -120,13 +121,16 @@ class Start:
     eighty password checks at once are a login storm, not a table in play, and would
     otherwise land on the first rounds' figures (logins are measured on their own)."""
 
-    def __init__(self, bots: int) -> None:
+    def __init__(self, bots: int, on_go: Callable[[], None] | None = None) -> None:
         self.waiting = bots
         self.go = asyncio.Event()
+        self.on_go = on_go
 
     def arrive(self) -> None:
         self.waiting -= 1
-        if self.waiting <= 0:
+        if self.waiting <= 0 and not self.go.is_set():
+            if self.on_go is not None:
+                self.on_go()  # the play begins: what the run measures starts here
             self.go.set()
 
 
@@ -201,7 +205,8 @@ class Bot:
             self.start.arrive()
 
     def _client(self) -> httpx.AsyncClient:
-        return browser_client(self.plan.base_url, https_proxy=self.plan.https_proxy)
+        base_url = self.spec.base_url or self.plan.base_url
+        return browser_client(base_url, https_proxy=self.plan.https_proxy)
 
     async def _login(self) -> bool:
         if await self._request("login_form", "GET", "/accounts/login/") is None:
@@ -391,11 +396,15 @@ async def _sse_data(response: httpx.Response) -> AsyncIterator[str]:
             lines.append(line[5:].removeprefix(" "))
 
 
-async def bots_run(*, specs: list[BotSpec], plan: Plan) -> Metrics:
-    """Run every bot at once until each has seen its results (or failed); what they saw."""
+async def bots_run(
+    *, specs: list[BotSpec], plan: Plan, on_play: Callable[[], None] | None = None
+) -> Metrics:
+    """Run every bot at once until each has seen its results (or failed); what they saw.
+    ``on_play`` is called once every bot has signed in and opened its stream, as they
+    start to sit down."""
     metrics = Metrics(started=time.time())
     seed = plan.seed if plan.seed is not None else random.SystemRandom().getrandbits(32)
-    start = Start(len(specs))
+    start = Start(len(specs), on_go=on_play)
     bots = [
         Bot(spec, plan, metrics, random.Random(f"{seed}:{spec.username}"), start) for spec in specs
     ]

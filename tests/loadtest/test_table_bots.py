@@ -51,6 +51,9 @@ def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> No
     assert summary["rounds_played"] >= 2
     assert summary["propagation_ms"]["count"] > 0
     assert summary["requests_ms"]["sit"]["count"] == 3
+    # The server runs in this process here: only the bots' own CPU is measured.
+    assert set(summary["cpu_ms"]) == {"client"}
+    assert summary["cpu_ms"]["client"]["per_round"] > 0
     # The run's table is closed afterwards; its rows stay for the ledger.
     assert Table.objects.get(slug="bots-test-1").is_active is False
 

@@ -33,7 +33,7 @@ from django.db import transaction
 from baccarat import engine
 from baccarat.integrity.audit import audit_all
 from baccarat.models import Seat, Table
-from loadtest import loadrun
+from loadtest import benchmark, loadrun
 from loadtest.bots import CHIP, BotSpec, Metrics, Plan, bots_run
 from loadtest.loadclient import behind_proxy as _behind_proxy
 from loadtest.loadclient import percentiles as _percentiles
@@ -50,7 +50,12 @@ class Command(BaseCommand):
         parser.add_argument("--seats", type=int, default=8)
         parser.add_argument("--rounds", type=int, default=10, help="Results each bot waits for.")
         parser.add_argument(
-            "--base-url", required=True, help="The server, e.g. http://127.0.0.1:8000"
+            "--base-url",
+            action="append",
+            required=True,
+            help="The server, e.g. http://127.0.0.1:8000. Given more than once (web groups "
+            "on other ports or machines sharing the database and Redis), each table's bots "
+            "are spread over them seat by seat.",
         )
         parser.add_argument(
             "--arrival-seconds",
@@ -93,37 +98,45 @@ class Command(BaseCommand):
         if Table.objects.filter(slug__in=slugs).exists():
             raise CommandError(f"Tables of run {tag!r} exist already: choose another --tag.")
         betting, cycle = options["betting_seconds"], options["cycle_seconds"]
-        specs = _setup(slugs, seats, rounds, betting=betting, cycle=cycle)
+        given = options["base_url"]
+        base_urls = [url.rstrip("/") for url in ([given] if isinstance(given, str) else given)]
+        specs = _setup(slugs, seats, rounds, betting=betting, cycle=cycle, base_urls=base_urls)
         plan = Plan(
-            base_url=options["base_url"].rstrip("/"),
+            base_url=base_urls[0],
             rounds=rounds,
             cut_range=engine.cut_range(DECKS * 52),
             timeout=options["timeout"] or 120 + rounds * (betting + cycle + 15) * 2,
             csrf_cookie=settings.CSRF_COOKIE_NAME,
-            https_proxy=_behind_proxy(options["behind_proxy"], options["base_url"]),
+            https_proxy=_behind_proxy(options["behind_proxy"], base_urls[0]),
             refresh_board=options["board"],
             seed=options["seed"],
             arrival_seconds=max(0.0, options["arrival_seconds"]),
             think_seconds=max(0.0, options["think_seconds"]),
         )
+        meter = benchmark.CpuMeter(_server_groups(options, base_urls))
         quiet = logging.getLogger("httpx")  # it logs every request at INFO
         level = quiet.level
         quiet.setLevel(logging.WARNING)
         try:
-            metrics = asyncio.run(bots_run(specs=specs, plan=plan))
+            metrics = asyncio.run(
+                bots_run(specs=specs, plan=plan, on_play=lambda: meter.mark("play", "start"))
+            )
         finally:
             quiet.setLevel(level)
+        meter.mark("play", "end")
         if not options["keep"]:
             Table.objects.filter(slug__in=slugs).update(is_active=False)
         summary = _summary(metrics, plan, tag=tag, tables=tables, seats=seats)
+        summary["base_urls"] = base_urls
+        summary["cpu_ms"] = _cpu(meter.used("play"), summary, metrics)
         loadrun.report(self, summary, as_json=options["json"])
 
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
         out(
             f"Run {s['tag']}: {s['tables']} table(s) x {s['seats']} bots, {s['rounds']} results "
-            f"each, against {s['base_url']} ({len(s['web_processes'])} web process(es) served "
-            f"the streams), {s['duration_s']} s."
+            f"each, against {', '.join(s['base_urls'])} ({len(s['web_processes'])} web "
+            f"process(es) served the streams), {s['duration_s']} s."
         )
         out(f"{'':36}{'count':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}  (ms)")
         rows = [
@@ -140,6 +153,11 @@ class Command(BaseCommand):
             f"Rounds: {s['rounds_played']} in {s['play_s']} s of play = "
             f"{s['rounds_per_minute']} per minute ({s['rounds_per_minute_per_table']} per table)."
         )
+        for name, cpu in s["cpu_ms"].items():
+            out(
+                f"CPU, {name}: {cpu['per_round']} ms per round, {cpu['per_request']} ms per "
+                f"request, {cpu['per_event']} ms per event delivered."
+            )
         out(f"Errors: {s['errors']}")
         for kind, count in s["error_kinds"].items():
             out(f"  {count:>5} x {kind}")
@@ -157,8 +175,11 @@ class Command(BaseCommand):
             out(f"  {violation}")
 
 
-def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: int) -> list[BotSpec]:
-    """The run's tables and its players with a fresh password and a funded wallet."""
+def _setup(
+    slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: int, base_urls: list[str]
+) -> list[BotSpec]:
+    """The run's tables and its players with a fresh password and a funded wallet; each
+    table's seats spread over the servers in turn."""
     password = secrets.token_urlsafe(18)
     hashed = make_password(password)  # hashed once: one slow hash for every bot
     buy_in = min(max(100, 3 * CHIP // 100 * rounds), settings.CASINO_MAX_LIMIT // 100)
@@ -184,8 +205,45 @@ def _setup(slugs: list[str], seats: int, rounds: int, *, betting: int, cycle: in
                 user = loadrun.funded_player(
                     f"bot-{i}-{j}", hashed, buy_in=buy_in, reference=f"bots:{slug}"
                 )
-                specs.append(BotSpec(user.username, password, slug, j, buy_in))
+                server = base_urls[(j - 1) % len(base_urls)]
+                specs.append(BotSpec(user.username, password, slug, j, buy_in, server))
     return specs
+
+
+def _server_groups(options: dict[str, Any], base_urls: list[str]) -> dict[str, list[int]]:
+    """The processes of every server named (found by their ports), grouped: web, worker,
+    beat, database. Empty when the server runs in this process (the tests')."""
+    groups: dict[str, set[int]] = defaultdict(set)
+    for base_url in base_urls:
+        found = benchmark.server_processes(
+            {"base_url": base_url, "server_pids": "", "worker_pids": ""}
+        )
+        for name, pids in found.groups().items():
+            groups[name] |= set(pids)
+    return {name: sorted(pids) for name, pids in groups.items()}
+
+
+def _cpu(used: dict[str, float], summary: dict[str, Any], metrics: Metrics) -> dict[str, Any]:
+    """Each group's CPU while the bots played (from the moment every bot had signed in),
+    per round dealt, per request (sign-ins not counted) and per event delivered; the
+    bots' own (this process) as "client"."""
+    rounds = summary["rounds_played"] or 1
+    requests = sum(
+        len(times)
+        for name, times in metrics.requests.items()
+        if name not in ("login", "login_form", "page")
+    )
+    events = len(metrics.deliveries) or 1
+    shown = {}
+    for name, seconds in used.items():
+        if name.startswith("web ") or name == "beat":
+            continue
+        shown[name] = {
+            "per_round": round(seconds * 1000 / rounds, 2),
+            "per_request": round(seconds * 1000 / max(1, requests), 2),
+            "per_event": round(seconds * 1000 / events, 3),
+        }
+    return shown
 
 
 def _ms(value: float | None) -> str:
