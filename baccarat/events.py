@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from baccarat import db
 from baccarat.models import Table, TableEvent
 
 logger = logging.getLogger(__name__)
@@ -29,7 +30,10 @@ CHANNEL_PREFIX = "casino:table-events:"
 def locked_table(table_id: int) -> Table:
     """The table row, locked for the rest of the transaction: every change at a full
     table starts here, so its changes (and its event numbers) come one after another."""
-    return Table.objects.select_for_update().get(pk=table_id)
+    table = db.row_where(Table, "id", table_id, lock=True)
+    if table is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return table
 
 
 @contextmanager
@@ -109,5 +113,4 @@ def _redis(url: str) -> Any:
 
 def events_after(table_id: int, seq: int, *, limit: int = 500) -> list[TableEvent]:
     """The table's events after number ``seq``, in order."""
-    rows = TableEvent.objects.filter(table_id=table_id, seq__gt=seq).order_by("seq")
-    return list(rows[:limit])
+    return db.events_after(table_id=table_id, seq=seq, limit=limit)

@@ -21,7 +21,8 @@ PACKAGES = (*PRODUCT, "loadtest")
 GAME_LAYERS: list[set[str]] = [
     {"engine"},  # pure rules, roads, odds
     {"models", "errors"},
-    {"db", "events", "rules", "forms", "admin_forms"},  # SQL, the events outbox, rule sets
+    {"db", "rules", "forms", "admin_forms"},  # written-out SQL, rule sets, forms
+    {"events"},  # the events outbox
     {"integrity"},  # shoes, fairness, reversals, audit
     {"board"},  # what a table's page reads and draws
     {"play"},  # a round at any table: bets, lock/deal/settle/void, stacks, practice

@@ -118,6 +118,23 @@ def test_with_bets_reads_plays_and_their_bets_in_one_query(
     assert Bet.objects.count() == 2 and Bet.objects.get(pk=bet.pk).payout == 1800
 
 
+def test_a_query_chained_on_loaded_bets_reads_that_plays_bets_only(
+    seated: Any, bob: Any, table: Table, django_assert_num_queries: Any
+) -> None:
+    """The bets left on a play are a queryset whose filter on the play waits until a query
+    is chained on it: reading them reads nothing, a chained query reads the play's only."""
+    round = betting.round_open(table=table, player=seated)
+    betting.bet_place(round=round, player=seated, kind="tie", amount=200)
+    other = Play.objects.create(round=round, table=table, player=bob, seat=2)
+    Bet.objects.create(play=other, kind="player", stake=300)
+    (play,) = with_bets(Play.objects.filter(round=round, player=seated))
+    with django_assert_num_queries(0):
+        assert [bet.kind for bet in play.bets.all()] == ["tie"]
+    with django_assert_num_queries(1):
+        assert list(play.bets.filter(stake__gt=0).values_list("kind", flat=True)) == ["tie"]
+    assert play.bets.count() == 1 and other.bets.count() == 1
+
+
 def test_player_plays_reads_what_the_orm_reads(
     seated: Any, bob: Any, table: Table, cut_table: Table, django_assert_num_queries: Any
 ) -> None:
@@ -333,6 +350,23 @@ def test_a_full_tables_board_reads_what_the_orm_reads(
         [fields(b) for b in p.bets.all()] for p in sorted(expected_plays, key=key)
     ]
     assert round_plays(round_ids=[]) == []
+
+
+def test_a_tables_events_after_a_number_are_what_the_orm_reads(
+    table: Table, cut_table: Table, django_assert_num_queries: Any
+) -> None:
+    from baccarat.db import events_after
+    from baccarat.models import TableEvent
+
+    for seq in (3, 1, 2, 4):
+        TableEvent.objects.create(table=table, seq=seq, kind="bets", data={"seat": seq, "n": [1]})
+    TableEvent.objects.create(table=cut_table, seq=2, kind="sit", data={})
+    with django_assert_num_queries(1):
+        read = events_after(table_id=table.pk, seq=1, limit=2)
+    expected = list(TableEvent.objects.filter(table=table, seq__gt=1).order_by("seq")[:2])
+    assert [fields(event) for event in read] == [fields(event) for event in expected]
+    assert [event.seq for event in read] == [2, 3] and read[0].data == {"seat": 2, "n": [1]}
+    assert events_after(table_id=table.pk, seq=4, limit=500) == []
 
 
 def test_write_together_runs_the_writes_in_order_then_the_read(
