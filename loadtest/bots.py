@@ -37,12 +37,13 @@ STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)  # the server sends a keep-alive
 STREAM_RETRIES = 5
 
 # What the page draws from an event's data alone (static/js/full_table.js, ``draw``):
-# another seat's chips and decision, another player sitting down or leaving, the end of
-# betting, the chat. Every other event (a round's opening, its cards, a new shoe, a void)
-# makes it fetch its board, and so does its own sitting down or leaving.
+# another seat's chips and decision, another player sitting down or leaving, a round's
+# opening, the end of betting, the chat. Every other event (a round's cards, a new shoe,
+# a void) makes it fetch its board, and so does its own sitting down or leaving.
 DRAWN_FROM_THE_EVENT = {
     "bets",
     "decision",
+    "round_open",
     "betting_closed",
     "chat",
     "chat_removed",

@@ -132,7 +132,13 @@ def _open(table: Table, now: datetime) -> Round:
     round = Round.objects.create(
         table=table, rules=table.rule_snapshot(), shared=True, deadline=deadline
     )
-    event_write(table, "round_open", round=round.pk, deadline=deadline.isoformat())
+    event_write(
+        table,
+        "round_open",
+        round=round.pk,
+        deadline=deadline.isoformat(),
+        seconds=table.betting_seconds,
+    )
     return round
 
 

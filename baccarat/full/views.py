@@ -77,6 +77,8 @@ def render_full_table(
         "form": form,
         "sit_form": sit_form or SitForm(initial={"token": secrets.token_hex(8)}),
         "spots": _spots(state),
+        # A seated player's spots for the next round, drawn when its opening event comes.
+        "next_spots": _spots(state, empty=True) if state.me and not state.can_bet else None,
         "deal": selectors.deal_view(last) if last else None,
         "last_round": last,
         "my_last": state.my_last if state.my_last and state.my_last.stake_total else None,
@@ -119,10 +121,13 @@ def _board_words(state: full_state.FullTableState) -> dict[str, str]:
 
 
 def _script_words() -> dict[str, Any]:
-    """What the page's script needs to draw another player's chip, seat or decision from
-    the event alone (static/js/full_table.js): the seats' words as the board writes them,
-    and the spots' letters in felt order."""
+    """What the page's script needs to draw another player's chip, seat or decision, and a
+    new round's timer, from the event alone (static/js/full_table.js): the words as the
+    board writes them, and the spots' letters in felt order."""
     return {
+        "place_bets": _("Place your bets"),
+        "time_left": _("Time left to bet"),
+        "seconds_unit": pgettext("seconds", "s"),
         "deal": _("Deal") + " ✓",
         "pass": _("Pass"),
         "timeout": _("Left out"),
@@ -145,8 +150,9 @@ def _empty_note(state: full_state.FullTableState) -> str:
     return _("Place your bets, then press Deal or Pass.")
 
 
-def _spots(state: full_state.FullTableState) -> list[selectors.SpotView]:
-    """The viewer's layout: their bets this round, on the table's spots."""
+def _spots(state: full_state.FullTableState, *, empty: bool = False) -> list[selectors.SpotView]:
+    """The viewer's layout: their bets this round (none with ``empty``), on the table's
+    spots."""
     table = state.table
     labels = dict(Bet.Kind.choices)
     odds = {
@@ -162,7 +168,7 @@ def _spots(state: full_state.FullTableState) -> list[selectors.SpotView]:
             label=str(labels[kind]),
             key=selectors.SPOT_KEYS[kind],
             odds=odds[kind],
-            stake=state.stakes.get(kind, 0),
+            stake=0 if empty else state.stakes.get(kind, 0),
         )
         for kind in selectors.SPOT_ORDER
         if kind in table.limits()

@@ -1,8 +1,9 @@
 // The full table, live: the events of the table arrive as Server-Sent Events. An event
 // that carries its whole change (a seat's chips, its Deal or Pass, a player sitting down
-// or leaving, the end of betting) is drawn from the event alone; for what an event cannot
-// carry (a new round's layout, a coup's cards and statistics, a new shoe, a gap in the
-// event numbers) the page fetches its own board (in its language, with its own stack).
+// or leaving, a new round's opening, the end of betting) is drawn from the event alone;
+// for what an event cannot carry (a coup's cards and statistics, a new shoe, a void, a
+// gap in the event numbers) the page fetches its own board (in its language, with its
+// own stack).
 // The betting timer counts down to the server's deadline and warns at 10 and 5 seconds.
 (function () {
   "use strict";
@@ -15,8 +16,8 @@
   var voided = false;     // a round was voided: the board brings the player's notices
   var shown = {};         // rounds whose deal this page has shown already
   // What a test (or a curious player) can read: every event number seen, in order, and
-  // how many boards this page fetched.
-  window.tableEvents = { seqs: [], hello: [], boards: 0 };
+  // how many boards this page fetched, and for which events.
+  window.tableEvents = { seqs: [], hello: [], boards: 0, fetchedFor: [] };
 
   function board() { return document.getElementById("board"); }
 
@@ -143,6 +144,90 @@
     });
   }
 
+  function timerEl(deadline, seconds) {
+    var el = document.createElement("div");
+    el.className = "betting-timer";
+    el.setAttribute("role", "timer");
+    el.setAttribute("aria-label", words.time_left || "");
+    el.dataset.deadline = deadline;
+    el.dataset.seconds = String(seconds);
+    var label = document.createElement("span");
+    label.className = "timer-label";
+    label.textContent = words.place_bets || "";
+    var left = document.createElement("strong");
+    left.className = "timer-seconds";
+    left.textContent = String(seconds);
+    var unit = document.createElement("span");
+    unit.className = "timer-unit";
+    unit.textContent = words.seconds_unit || "";
+    var bar = document.createElement("span");
+    bar.className = "timer-bar";
+    bar.setAttribute("aria-hidden", "true");
+    bar.appendChild(document.createElement("span"));
+    [label, left, unit].forEach(function (part) {
+      el.appendChild(part);
+      el.appendChild(document.createTextNode(" "));
+    });
+    el.appendChild(bar);
+    return el;
+  }
+
+  function turning(b) { return b.classList.contains("dealing") && !b.classList.contains("revealed"); }
+
+  // A new round opened while the last one's cards are still turning: drawn once they have
+  // turned (the outcome first, then the next round), unless a board from the server shows
+  // a round by then.
+  function drawOpenAfterReveal(data) {
+    setTimeout(function () {
+      var b = board();
+      if (!b || b.dataset.phase) return;
+      if (turning(b)) { drawOpenAfterReveal(data); return; }
+      if (!drawOpen(data)) { window.tableEvents.fetchedFor.push(data.seq); refresh(); }
+    }, 200);
+  }
+
+  // A new round: its timer, every seat deciding, and for a seated player the spots (from
+  // the board's template of them), an empty stake and the buttons. False (the board is
+  // fetched) where the board cannot take it as it stands: a round already on it, a
+  // table's first round (its note), a seat without the spots' template.
+  function drawOpen(data) {
+    var b = board();
+    if (!b || b.dataset.phase || b.querySelector(".place-bets")) return false;
+    if (turning(b)) { drawOpenAfterReveal(data); return true; }
+    var template = b.dataset.mySeat ? b.querySelector("template#next-spots") : null;
+    if (b.dataset.mySeat && !template) return false;
+    b.dataset.phase = "betting";
+    var timer = b.querySelector(".betting-timer");
+    var fresh = timerEl(data.deadline, data.seconds);
+    if (timer) timer.replaceWith(fresh);
+    else b.insertBefore(fresh, b.querySelector(".felt"));
+    b.querySelectorAll(".form-errors, p.message").forEach(function (el) { el.remove(); });
+    document.querySelectorAll(".seats .seat:not(.free)").forEach(function (seat) {
+      ["deal", "pass", "timeout"].forEach(function (d) { seat.classList.remove("decided-" + d); });
+      seat.querySelectorAll(".seat-bets, .seat-cut").forEach(function (el) { el.remove(); });
+      child(seat, "seat-status").textContent = words.deciding || "";
+    });
+    if (template) {
+      b.dataset.myDecision = "";
+      template.replaceWith(template.content.cloneNode(true));
+      var form = b.querySelector("#bet-form");
+      if (form && window.htmx) window.htmx.process(form);
+      var stack = document.getElementById("stack");
+      var available = document.getElementById("available");
+      if (stack && available) available.textContent = stack.textContent;
+      var stake = document.getElementById("total-stake");
+      if (stake) stake.textContent = money(0);
+      var choice = document.getElementById("my-decision");
+      if (choice && choice.parentNode) choice.parentNode.remove();
+      document.querySelectorAll("#table-controls .actions button").forEach(function (button) {
+        button.disabled = false;
+      });
+      if (window.casinoMarkChosen) window.casinoMarkChosen();
+    }
+    tick();
+    return true;
+  }
+
   // Draws an event from its data; false when the page needs its board for it.
   function draw(data) {
     var b = board();
@@ -163,6 +248,7 @@
       return true;
     }
     if (data.kind === "betting_closed") { drawClosed(data); return true; }
+    if (data.kind === "round_open") return drawOpen(data);
     return false;
   }
 
@@ -291,7 +377,7 @@
       if (data.kind === "round_void") voided = true;
       if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
       if (draw(data) && !gap) { drawn.push(data); }
-      else { refresh(); return; }
+      else { window.tableEvents.fetchedFor.push(data.seq); refresh(); return; }
     }
     // The board on the page shows the table as of this event.
     if (b && !gap && Number(b.dataset.seq) === data.seq - 1) b.dataset.seq = String(data.seq);

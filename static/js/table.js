@@ -114,6 +114,7 @@
     var el = spot(chosenSpot);
     if (el) el.classList.add("selected");
   }
+  window.casinoMarkChosen = markChosen; // the full table's script draws new spots
   function moveSpot(direction) {
     var kinds = availableSpots();
     var index = kinds.indexOf(chosenSpot);

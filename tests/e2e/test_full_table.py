@@ -197,6 +197,30 @@ def test_three_browsers_play_a_round_together(open_page):
         assert seqs[-1] >= TableEvent.objects.get(table__slug="salon", kind="payouts").seq
         assert seqs[-1] <= last
 
+    # The next round opens: every page draws its timer, its seats deciding and (all three
+    # are seated) its spots from the event alone, and the spots drawn so take a chip.
+    opened = TableEvent.objects.filter(table__slug="salon", kind="round_open")
+    expect(c.locator("#board[data-phase='betting'] #bet-form .spot-tie")).to_be_visible(
+        timeout=20_000
+    )
+    second = opened.order_by("-seq").first()
+    assert second.data["round"] != round.pk
+    for page in (a, b, c):
+        expect(page.locator(".betting-timer[data-deadline]")).to_be_visible()
+        expect(page.locator(".seat[data-seat='1']")).to_have_class(
+            "seat mine" if page is a else "seat"
+        )
+        expect(page.locator("#btn-deal")).to_be_enabled()
+        assert second.seq not in page.evaluate("window.tableEvents.fetchedFor")
+    with translation.override("de"):
+        expect(a.locator(".betting-timer .timer-label")).to_have_text(gettext("Place your bets"))
+        expect(a.locator(".seat[data-seat='5'] .seat-status")).to_have_text(gettext("Deciding…"))
+    c.locator("#chip-rack label.chip-2").click()
+    c.locator(".spot-tie .spot-add").click()
+    settled(c)
+    expect(c.locator(".spot-tie .spot-stake .amount")).to_contain_text("5,00")
+    expect(a.locator(".seat[data-seat='5'] .seat-bets")).to_contain_text("5,00")
+
     # The protocols: alice has the round, bob and carl (no stake) do not.
     a.goto("/protocol/")
     expect(a.locator("#results tbody tr")).to_have_count(1)
