@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from baccarat import engine
 from baccarat.board import card_names, selectors
+from baccarat.board.fragments import render_fragment
 from baccarat.board.statistics import results_context
 from baccarat.errors import RoundError
 from baccarat.forms import (
@@ -102,8 +103,8 @@ def render_full_table(
         context["chat_form"] = ChatForm()
         context["money_format"] = money_format()
         context["script_words"] = _script_words()
-    template = "baccarat/full_table.html" if full_page else "baccarat/full_table_update.html"
-    return render(request, template, context)
+        return render(request, "baccarat/full_table.html", context)
+    return HttpResponse(render_fragment("baccarat/full_table_update.html", context, request))
 
 
 def _board_words(state: full_state.FullTableState) -> dict[str, str]:
