@@ -13,7 +13,7 @@ from baccarat.board.selectors import (
     SPOT_ORDER,
     balances,
 )
-from baccarat.db import newest_shared_rounds, round_plays, table_seats
+from baccarat.db import newest_shared_rounds, player_seat, round_plays, table_seats
 from baccarat.models import Play, Round, Seat, Shoe, Table
 
 if TYPE_CHECKING:
@@ -184,6 +184,37 @@ def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     if state.cut_offered_to_me and shoe is not None:
         state.cut_range = engine.cut_range(len(shoe.state["order"]) // 2)
     return state
+
+
+def viewer_state(*, table: Table, viewer: User) -> FullTableState | None:
+    """The seated viewer's own part of the table, or ``None`` when they have no seat:
+    their seat and stack, the open round, their play and bets in it (what their status,
+    spots and buttons show), in three queries. The seats, the last deal and the shoe are
+    left out (empty): the answer to the viewer's own chip or decision does not draw them.
+    """
+    me = player_seat(table_id=table.pk, player_id=viewer.pk)
+    if me is None:
+        return None
+    newest = newest_shared_rounds(table_id=table.pk, states=OPEN_STATES, count=1)
+    open_round = newest[0] if newest else None
+    my_play = None
+    if open_round is not None:
+        open_round.table = table
+        plays = round_plays(round_ids=[open_round.pk], player_id=viewer.pk)
+        my_play = plays[0] if plays else None
+    return FullTableState(
+        table=table,
+        seats=[],
+        me=me,
+        round=open_round,
+        my_play=my_play,
+        stakes={bet.kind: bet.stake for bet in my_play.bets.all()} if my_play else {},
+        stack=me.stack,  # type: ignore[attr-defined]
+        wallet=0,
+        last_round=None,
+        my_last=None,
+        shoe=None,
+    )
 
 
 @dataclass

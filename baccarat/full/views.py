@@ -1,8 +1,10 @@
 """The full table in the browser (seeds 000/001): seats, bets, Deal or Pass, the cut.
 
-Every action answers with the board partial for HTMX (a redirect without JavaScript);
-the other browsers at the table learn of it from the live events (:mod:`baccarat.full.live`)
-and fetch their own board, each in its own language and with its own stack.
+A seated player's chip, Deal or Pass is answered (HTMX) with their own part of the board,
+every other action with the whole board (a redirect without JavaScript). Every browser at
+the table, the actor's too, learns of a change from the live events
+(:mod:`baccarat.full.live`): it draws what an event carries and fetches its own board,
+in its own language and with its own stack, for the rest.
 """
 
 from __future__ import annotations
@@ -176,10 +178,50 @@ def _spots(state: full_state.FullTableState, *, empty: bool = False) -> list[sel
     ]
 
 
+def render_mine(
+    request: HttpRequest, table: Table, *, form: Any = None, notices: list[str] | None = None
+) -> HttpResponse:
+    """The answer to a seated player's chip, Clear, Same bet, Deal or Pass (HTMX): their
+    own part of the board (status, errors, notices), their spots and buttons; the rest of
+    the board reaches their page as events, as it reaches every other. Without a seat,
+    the whole board."""
+    state = full_state.viewer_state(table=table, viewer=request.user)  # type: ignore[arg-type]
+    if state is None or state.me is None:
+        return render_full_table(request, table, form=form, notices=notices)
+    seats.seat_seen(
+        table_id=table.pk,
+        player_id=request.user.pk,  # type: ignore[arg-type]
+        last_seen=state.me.last_seen,
+    )
+    context = {
+        "table": table,
+        "state": state,
+        "form": form,
+        "spots": _spots(state),
+        "next_spots": None if state.can_bet else _spots(state, empty=True),
+        "chip_unit": chip_unit(table),
+        "notices": notices or [],
+    }
+    response = HttpResponse(render_fragment("baccarat/full_mine_update.html", context, request))
+    response["HX-Retarget"] = "#board-mine"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
 def _answer(request: HttpRequest, table: Table, form: Any, **kwargs: Any) -> HttpResponse:
     if form.errors or request.htmx:  # type: ignore[attr-defined]
         return render_full_table(request, table, form=form, **kwargs)
     return redirect("baccarat:table", slug=table.slug)
+
+
+def _answer_mine(
+    request: HttpRequest, table: Table, form: Any, notices: list[str] | None = None
+) -> HttpResponse:
+    """The answer to the player's own chip or decision: with HTMX their part of the
+    board (:func:`render_mine`), otherwise as any action's."""
+    if request.htmx:  # type: ignore[attr-defined]
+        return render_mine(request, table, form=form, notices=notices)
+    return _answer(request, table, form, notices=notices)
 
 
 def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
@@ -195,7 +237,7 @@ def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
             )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
-    return _answer(request, table, form)
+    return _answer_mine(request, table, form)
 
 
 def full_clear(request: HttpRequest, table: Table) -> HttpResponse:
@@ -213,7 +255,7 @@ def _simple(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
             action(table=table, player=request.user)
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
-    return _answer(request, table, form)
+    return _answer_mine(request, table, form)
 
 
 def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpResponse:
@@ -230,7 +272,7 @@ def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpRespon
                 notices.append(_("Stakes below the table minimum were raised to it."))
     # When this was the round's last decision, its cards reach this page as events, as
     # they reach every other at the table.
-    return _answer(request, table, form, notices=notices)
+    return _answer_mine(request, table, form, notices=notices)
 
 
 def full_sit(request: HttpRequest, table: Table) -> HttpResponse:

@@ -16,10 +16,11 @@
   var voided = false;     // a round was voided: the board brings the player's notices
   var shown = {};         // rounds whose deal this page has shown already
   // What a test (or a curious player) can read: every event number seen, in order, and
-  // how many boards this page fetched, and for which events.
-  window.tableEvents = { seqs: [], hello: [], boards: 0, fetchedFor: [] };
+  // how many boards this page fetched, for which events, and whether one is waiting to be.
+  window.tableEvents = { seqs: [], hello: [], boards: 0, fetchedFor: [], waiting: false };
 
   function board() { return document.getElementById("board"); }
+  function minePart() { return document.getElementById("board-mine"); } // a seated viewer's
 
   var words = {};
   var wordsData = document.getElementById("full-table-words");
@@ -208,7 +209,7 @@
       child(seat, "seat-status").textContent = words.deciding || "";
     });
     if (template) {
-      b.dataset.myDecision = "";
+      if (minePart()) minePart().dataset.myDecision = "";
       template.replaceWith(template.content.cloneNode(true));
       var form = b.querySelector("#bet-form");
       if (form && window.htmx) window.htmx.process(form);
@@ -240,7 +241,8 @@
     }
     if (data.kind === "decision") {
       drawDecision(data.seat, data.decision);
-      return !(mine && !ownRequests && b.dataset.myDecision !== data.decision);
+      var part = minePart();
+      return !(mine && !ownRequests && (!part || part.dataset.myDecision !== data.decision));
     }
     if (data.kind === "sit" || data.kind === "leave") {
       if (data.player === me) return false; // this page sits down or stands up: its board
@@ -265,6 +267,7 @@
 
   function refresh() {
     clearTimeout(refreshTimer);
+    window.tableEvents.waiting = true;
     refreshTimer = setTimeout(function () {
       var b = board();
       // Let a deal on screen finish turning its cards before the board changes again.
@@ -279,6 +282,7 @@
       voided = false;
       var url = table.dataset.boardUrl + (params.length ? "?" + params.join("&") : "");
       window.tableEvents.boards += 1;
+      window.tableEvents.waiting = false;
       window.htmx.ajax("GET", url, { source: table, target: "#board", swap: "outerHTML" });
     }, 60);
   }
@@ -495,7 +499,17 @@
   });
   // A board drawn by the server before an event committed does not show it: the events
   // drawn from their data since are drawn on it again; those it already shows are done.
+  // The same for the player's own part (the answer to their chip or decision, with their
+  // spots and buttons), without forgetting events the board may still need.
   document.addEventListener("htmx:afterSwap", function (event) {
+    var part = minePart();
+    var target = event.detail.target;
+    if (part && target && target.id === "board-mine") { // swapped out: the old element
+      var since = Number(part.dataset.seq || "0");
+      drawn.forEach(function (data) { if (data.seq > since) draw(data); });
+      if (window.casinoMarkChosen) window.casinoMarkChosen();
+      return;
+    }
     var b = board();
     if (!b || event.detail.target !== b && event.detail.elt !== b) return;
     var seq = Number(b.dataset.seq || "0");

@@ -66,6 +66,7 @@ def caught_up(page, slug: str = "salon") -> None:
     its way (one landing between filling a form and sending it would reset the form)."""
     seq = Table.objects.get(slug=slug).event_seq
     expect(page.locator(f"#board[data-seq='{seq}']")).to_have_count(1)
+    page.wait_for_function("!window.tableEvents.waiting")  # no board fetch due either
     settled(page)
 
 
@@ -144,6 +145,8 @@ def test_three_browsers_play_a_round_together(open_page):
 
     # Alice: banker, Deal. Bob: player, Pass. Carl: tie, and no decision. Each page draws
     # the others' chips and decisions from the events alone: no board is fetched for them.
+    for page in (a, b, c):
+        caught_up(page)
     boards = {page: page.evaluate("window.tableEvents.boards") for page in (a, b, c)}
     a.locator("#chip-rack label.chip-3").click()
     a.locator(".spot-banker .spot-add").click()

@@ -82,3 +82,83 @@ def test_the_page_carries_the_timers_words_in_the_players_language(
     words = json.loads(found.group(1))
     assert words["place_bets"] == "Machen Sie Ihre Einsätze"
     assert words["time_left"] and words["seconds_unit"] and words["deciding"]
+
+
+# The answer to a seated player's own chip or decision: their part of the board alone.
+
+
+def post(client: Any, table: Table, action: str, data: dict[str, Any], **headers: Any) -> Any:
+    return client.post(reverse("baccarat:table", args=[table.slug]) + action, data, **headers)
+
+
+def test_a_chip_is_answered_with_the_players_own_part_of_the_board(
+    salon: Table, client: Any
+) -> None:
+    anna, ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    ready(salon)
+    croupier.full_bet(table=salon, player=ben, kind="tie", amount=500, take_back=False)
+    client.force_login(anna)
+    answer = post(client, salon, "bet/", {"kind": "banker", "amount": 1500}, **HTMX)
+    html = answer.content.decode()
+    assert answer.status_code == 200
+    assert (answer["HX-Retarget"], answer["HX-Reswap"]) == ("#board-mine", "outerHTML")
+    assert html.startswith('<div id="board-mine"') or '\n<div id="board-mine"' in html
+    assert 'id="total-stake">€15.00<' in html and 'id="stack">€100.00<' in html
+    assert '<div id="my-spots" class="my-spots" hx-swap-oob="true">' in html
+    assert re.search(r'data-kind="banker"[^>]*data-stake="1500"', html)
+    assert 'id="table-controls"' in html and "hx-swap-oob" in html
+    # Not the table: the seats (ben's tie), the hands and the timer come as events.
+    assert 'class="seats"' not in html and "hands" not in html and "betting-timer" not in html
+
+
+def test_a_refused_chip_is_told_in_the_players_part_and_changes_nothing(
+    salon: Table, client: Any
+) -> None:
+    anna = sit(salon, "anna", 1)
+    anna.language = "de"
+    anna.save(update_fields=["language"])
+    round = ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=500, take_back=False)
+    client.force_login(anna)
+    before = list(round.plays.get(player=anna).bets.values_list("kind", "stake"))
+    seq = Table.objects.get(pk=salon.pk).event_seq
+    answer = post(client, salon, "bet/", {"kind": "banker", "amount": 10**9}, **HTMX)
+    html = answer.content.decode()
+    assert answer["HX-Retarget"] == "#board-mine"
+    assert 'class="form-errors" role="alert"' in html
+    assert re.search(r'data-kind="banker"[^>]*data-stake="500"', html)
+    assert list(round.plays.get(player=anna).bets.values_list("kind", "stake")) == before
+    assert Table.objects.get(pk=salon.pk).event_seq == seq  # no event: nothing happened
+
+
+def test_a_decision_is_answered_with_the_choice_and_the_next_rounds_spots(
+    salon: Table, client: Any
+) -> None:
+    anna, _ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    ready(salon)
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    client.force_login(anna)
+    answer = post(client, salon, "deal/", {}, **HTMX)
+    html = answer.content.decode()
+    assert answer["HX-Retarget"] == "#board-mine"
+    assert 'data-my-decision="deal"' in html and 'id="my-decision"' in html
+    spots = re.search(r'<div id="my-spots".*?</div>\s*</form>\s*</template></div>', html, re.S)
+    assert spots and '<template id="next-spots">' in spots.group(0)
+    assert set(re.findall(r'data-stake="(\d+)"', spots.group(0))) == {"0"}
+    assert re.search(r'id="btn-deal"[^>]*disabled', html)
+
+
+def test_a_spectators_chip_gets_the_whole_board_and_without_the_script_a_redirect(
+    salon: Table, client: Any
+) -> None:
+    anna = sit(salon, "anna", 1)
+    ready(salon)
+    client.force_login(make_player("cleo"))
+    answer = post(client, salon, "bet/", {"kind": "banker", "amount": 500}, **HTMX)
+    html = answer.content.decode()
+    assert "HX-Retarget" not in answer and 'id="board"' in html
+    assert 'class="form-errors" role="alert"' in html
+    client.force_login(anna)
+    plain = post(client, salon, "bet/", {"kind": "banker", "amount": 500})
+    assert plain.status_code == 302
+    assert plain["Location"] == reverse("baccarat:table", args=[salon.slug])
