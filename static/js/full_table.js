@@ -175,26 +175,29 @@
 
   function turning(b) { return b.classList.contains("dealing") && !b.classList.contains("revealed"); }
 
-  // A new round opened while the last one's cards are still turning: drawn once they have
-  // turned (the outcome first, then the next round), unless a board from the server shows
-  // a round by then.
-  function drawOpenAfterReveal(data) {
+  // A new round opened before the last one's cards are on the board or while they are
+  // still turning: drawn once they have turned (the outcome first, then the next round),
+  // unless a board from the server shows the round by then; fetched after 15 s of waiting.
+  function drawOpenLater(data, tries) {
     setTimeout(function () {
       var b = board();
-      if (!b || b.dataset.phase) return;
-      if (turning(b)) { drawOpenAfterReveal(data); return; }
-      if (!drawOpen(data)) { window.tableEvents.fetchedFor.push(data.seq); refresh(); }
+      if (!b || b.dataset.phase === "betting") return;
+      if (turning(b) || b.dataset.phase === "dealing") {
+        if (tries < 75) { drawOpenLater(data, tries + 1); return; }
+      } else if (drawOpen(data)) return;
+      window.tableEvents.fetchedFor.push(data.seq);
+      refresh();
     }, 200);
   }
 
   // A new round: its timer, every seat deciding, and for a seated player the spots (from
   // the board's template of them), an empty stake and the buttons. False (the board is
-  // fetched) where the board cannot take it as it stands: a round already on it, a
-  // table's first round (its note), a seat without the spots' template.
+  // fetched) where the board cannot take it as it stands: a round taking bets already on
+  // it, a table's first round (its note), a seat without the spots' template.
   function drawOpen(data) {
     var b = board();
-    if (!b || b.dataset.phase || b.querySelector(".place-bets")) return false;
-    if (turning(b)) { drawOpenAfterReveal(data); return true; }
+    if (!b || b.dataset.phase === "betting" || b.querySelector(".place-bets")) return false;
+    if (turning(b) || b.dataset.phase === "dealing") { drawOpenLater(data, 0); return true; }
     var template = b.dataset.mySeat ? b.querySelector("template#next-spots") : null;
     if (b.dataset.mySeat && !template) return false;
     b.dataset.phase = "betting";
