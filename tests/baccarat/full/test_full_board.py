@@ -125,7 +125,8 @@ def test_a_refused_chip_is_told_in_the_players_part_and_changes_nothing(
     answer = post(client, salon, "bet/", {"kind": "banker", "amount": 10**9}, **HTMX)
     html = answer.content.decode()
     assert answer["HX-Retarget"] == "#board-mine"
-    assert 'class="form-errors" role="alert"' in html
+    refusal = re.search(r'<div class="form-errors" role="alert"><p>(.*?)</p>', html)
+    assert refusal and refusal.group(1) == "Wählen Sie einen der Chips."  # in her language
     assert re.search(r'data-kind="banker"[^>]*data-stake="500"', html)
     assert list(round.plays.get(player=anna).bets.values_list("kind", "stake")) == before
     assert Table.objects.get(pk=salon.pk).event_seq == seq  # no event: nothing happened
