@@ -180,26 +180,41 @@ def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
     return seat, round, play
 
 
-def _edit(table: Table, player: User, edit: betting.LayoutEdit) -> None:
+@dataclass
+class Mine:
+    """The acting player's part of the table as their chip or decision left it, read and
+    changed under the table's lock: their seat, the round, their play with its bets and
+    their stack. What the answer to them draws, without reading it again."""
+
+    seat: Seat
+    round: Round
+    play: Play
+    stack: int
+
+
+def _edit(table: Table, player: User, edit: betting.LayoutEdit) -> Mine:
     """Change the player's bets this round (table locked) and tell the table."""
     seat, round, play = _betting_round(table, player)
     stack = seat.stack or 0  # type: ignore[attr-defined]
     stakes = betting.play_edit(round=round, play=play, player=player, edit=edit, stack=stack)
     event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
+    return Mine(seat, round, play, stack)  # a chip moves no money: the stack is as it was
 
 
-def full_bet(*, table: Table, player: User, kind: str, amount: int | None, take_back: bool) -> None:
+def full_bet(*, table: Table, player: User, kind: str, amount: int | None, take_back: bool) -> Mine:
     """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
     with table_change(table.pk) as table:
-        _edit(table, player, betting.chip_edit(kind=kind, amount=amount, take_back=take_back))
+        return _edit(
+            table, player, betting.chip_edit(kind=kind, amount=amount, take_back=take_back)
+        )
 
 
-def full_clear(*, table: Table, player: User) -> None:
+def full_clear(*, table: Table, player: User) -> Mine:
     with table_change(table.pk) as table:
-        _edit(table, player, betting.clear_edit)
+        return _edit(table, player, betting.clear_edit)
 
 
-def full_rebet(*, table: Table, player: User) -> None:
+def full_rebet(*, table: Table, player: User) -> Mine:
     """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
     with table_change(table.pk) as table:
         last = betting.last_stakes(table=table, player=player)
@@ -209,13 +224,14 @@ def full_rebet(*, table: Table, player: User) -> None:
         ) -> betting.Stakes:
             return betting.rebet_edit(round, stakes, repeated, last)
 
-        _edit(table, player, rebet)
+        return _edit(table, player, rebet)
 
 
 @dataclass
 class Decided:
     raised: list[str] = field(default_factory=list)  # stakes raised to the table minimum
     last: bool = False  # the round's last decision: the croupier deals it next
+    mine: Mine | None = None  # the player's part of the table after it
 
 
 def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
@@ -230,8 +246,9 @@ def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
     last = False
     with table_change(table.pk) as table:
         seat, round, play = _betting_round(table, player)
+        stack = seat.stack or 0  # type: ignore[attr-defined]
         if deal:
-            raised = _commit(round, play, player)
+            raised, stack = _commit(round, play, player)
             play.decision = Play.Decision.DEAL
             play.save(update_fields=["decision", "balance_before"])
         else:
@@ -245,12 +262,13 @@ def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
             # others still decide, the tick at the deadline is already on its way.)
             last = True
             schedule_tick(table.pk, timezone.now())
-    return Decided(raised, last)
+    return Decided(raised, last, Mine(seat, round, play, stack))
 
 
-def _commit(round: Round, play: Play, player: User) -> list[str]:
+def _commit(round: Round, play: Play, player: User) -> tuple[list[str], int]:
     """Raise stakes below the minimum, then move the stake to escrow (DEAL pressed);
-    ``play`` with its bets, read under the table's lock."""
+    ``play`` with its bets, read under the table's lock. The spots raised, and the stack
+    after the stake left it."""
     stakes = betting.stakes_of(play)
     if not stakes:
         raise engine.NoBet()
@@ -275,7 +293,7 @@ def _commit(round: Round, play: Play, player: User) -> list[str]:
         raise RoundError("stack_short") from None
     leg = next(e for e in stake.posted_entries if e.account.kind == Account.Kind.STACK)  # type: ignore[attr-defined]
     play.balance_before = leg.balance_after - leg.amount  # saved with the decision
-    return raised
+    return raised, leg.balance_after
 
 
 def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:

@@ -202,14 +202,23 @@ def viewer_state(*, table: Table, viewer: User) -> FullTableState | None:
         open_round.table = table
         plays = round_plays(round_ids=[open_round.pk], player_id=viewer.pk)
         my_play = plays[0] if plays else None
+    return mine_state(table=table, seat=me, round=open_round, play=my_play, stack=me.stack)  # type: ignore[attr-defined]
+
+
+def mine_state(
+    *, table: Table, seat: Seat, round: Round | None, play: Play | None, stack: int
+) -> FullTableState:
+    """The viewer's own part of the table from what is at hand (their seat, the open
+    round, their play with its bets cached, their stack), as :func:`viewer_state` reads it;
+    the answer to their own chip or decision has it from the change itself."""
     return FullTableState(
         table=table,
         seats=[],
-        me=me,
-        round=open_round,
-        my_play=my_play,
-        stakes={bet.kind: bet.stake for bet in my_play.bets.all()} if my_play else {},
-        stack=me.stack,  # type: ignore[attr-defined]
+        me=seat,
+        round=round,
+        my_play=play,
+        stakes={bet.kind: bet.stake for bet in play.bets.all()} if play else {},
+        stack=stack,
         wallet=0,
         last_round=None,
         my_last=None,

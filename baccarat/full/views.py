@@ -179,13 +179,24 @@ def _spots(state: full_state.FullTableState, *, empty: bool = False) -> list[sel
 
 
 def render_mine(
-    request: HttpRequest, table: Table, *, form: Any = None, notices: list[str] | None = None
+    request: HttpRequest,
+    table: Table,
+    *,
+    form: Any = None,
+    notices: list[str] | None = None,
+    mine: croupier.Mine | None = None,
 ) -> HttpResponse:
     """The answer to a seated player's chip, Clear, Same bet, Deal or Pass (HTMX): their
     own part of the board (status, errors, notices), their spots and buttons; the rest of
-    the board reaches their page as events, as it reaches every other. Without a seat,
+    the board reaches their page as events, as it reaches every other. ``mine``: that
+    part as the action left it (read again when the action was refused). Without a seat,
     the whole board."""
-    state = full_state.viewer_state(table=table, viewer=request.user)  # type: ignore[arg-type]
+    if mine is not None:
+        state: full_state.FullTableState | None = full_state.mine_state(
+            table=table, seat=mine.seat, round=mine.round, play=mine.play, stack=mine.stack
+        )
+    else:
+        state = full_state.viewer_state(table=table, viewer=request.user)  # type: ignore[arg-type]
     if state is None or state.me is None:
         return render_full_table(request, table, form=form, notices=notices)
     seats.seat_seen(
@@ -215,20 +226,25 @@ def _answer(request: HttpRequest, table: Table, form: Any, **kwargs: Any) -> Htt
 
 
 def _answer_mine(
-    request: HttpRequest, table: Table, form: Any, notices: list[str] | None = None
+    request: HttpRequest,
+    table: Table,
+    form: Any,
+    notices: list[str] | None = None,
+    mine: croupier.Mine | None = None,
 ) -> HttpResponse:
     """The answer to the player's own chip or decision: with HTMX their part of the
     board (:func:`render_mine`), otherwise as any action's."""
     if request.htmx:  # type: ignore[attr-defined]
-        return render_mine(request, table, form=form, notices=notices)
+        return render_mine(request, table, form=form, notices=notices, mine=mine)
     return _answer(request, table, form, notices=notices)
 
 
 def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
     form = BetForm(request.POST, table=table)
+    mine = None
     if form.is_valid():
         try:
-            croupier.full_bet(
+            mine = croupier.full_bet(
                 table=table,
                 player=request.user,  # type: ignore[arg-type]
                 kind=form.cleaned_data["spot"],
@@ -237,7 +253,7 @@ def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
             )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
-    return _answer_mine(request, table, form)
+    return _answer_mine(request, table, form, mine=mine)
 
 
 def full_clear(request: HttpRequest, table: Table) -> HttpResponse:
@@ -250,29 +266,32 @@ def full_rebet(request: HttpRequest, table: Table) -> HttpResponse:
 
 def _simple(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
     form = EmptyForm(request.POST)
+    mine = None
     if form.is_valid():
         try:
-            action(table=table, player=request.user)
+            mine = action(table=table, player=request.user)
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
-    return _answer_mine(request, table, form)
+    return _answer_mine(request, table, form, mine=mine)
 
 
 def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpResponse:
     """Deal (the stake is committed) or Pass (the bets go back)."""
     form = EmptyForm(request.POST)
     notices: list[str] = []
+    mine = None
     if form.is_valid():
         try:
             decided = croupier.full_decide(table=table, player=request.user, deal=deal)  # type: ignore[arg-type]
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
         else:
+            mine = decided.mine
             if decided.raised:
                 notices.append(_("Stakes below the table minimum were raised to it."))
     # When this was the round's last decision, its cards reach this page as events, as
     # they reach every other at the table.
-    return _answer_mine(request, table, form, notices=notices)
+    return _answer_mine(request, table, form, notices=notices, mine=mine)
 
 
 def full_sit(request: HttpRequest, table: Table) -> HttpResponse:

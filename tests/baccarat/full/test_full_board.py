@@ -143,6 +143,10 @@ def test_a_decision_is_answered_with_the_choice_and_the_next_rounds_spots(
     html = answer.content.decode()
     assert answer["HX-Retarget"] == "#board-mine"
     assert 'data-my-decision="deal"' in html and 'id="my-decision"' in html
+    # The stake left the stack (drawn from the Deal itself, as a board would read it).
+    assert 'id="stack">€95.00<' in html and 'id="available">€95.00<' in html
+    status = re.compile(r'<div class="status-bar".*?</div>', re.S)
+    assert status.search(html).group(0) == status.search(board(client, salon, anna)).group(0)
     spots = re.search(r'<div id="my-spots".*?</div>\s*</form>\s*</template></div>', html, re.S)
     assert spots and '<template id="next-spots">' in spots.group(0)
     assert set(re.findall(r'data-stake="(\d+)"', spots.group(0))) == {"0"}

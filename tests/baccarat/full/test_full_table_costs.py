@@ -122,16 +122,16 @@ LEDGER_EXTRA = 0 if connection.vendor == "postgresql" else 2
 # with the ledger's locking read are one statement each on PostgreSQL
 # (``baccarat.db.write_together``), five more elsewhere.
 APART = 0 if connection.vendor == "postgresql" else 5
-# On PostgreSQL: a chip 15 (10 of them in the table-locked transaction: the seat with
+# On PostgreSQL: a chip 12 (10 of them in the table-locked transaction: the seat with
 # the stack, the open round and the player's play with its bets are written-out reads;
-# the answer, the player's own part of the board, reads those three again), a Deal 18,
-# the last Deal as many (it leaves the deal to the croupier's step). The
+# the answer, the player's own part of the board, is drawn from them as the chip left
+# them), a Deal 15, the last Deal as many (it leaves the deal to the croupier's step). The
 # croupier's step that deals 31 - 5 (the lock reads the stakes escrowed at each DEAL back
 # in one query and locks and settles the round and plays it read under the table's lock,
 # not read again; the settlement of all eight is one ledger write, their plays and bets
 # written with the round), in the worker, where no player waits for it.
-FULL_BET_BUDGET = 15 + SESSION_READ
-FULL_DEAL_BUDGET = 18 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
+FULL_BET_BUDGET = 12 + SESSION_READ
+FULL_DEAL_BUDGET = 15 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
 DEALING_STEP_BUDGET = 26 + LEDGER_EXTRA + APART  # the settlement
 
 
