@@ -91,7 +91,7 @@ def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None
 
 def _tick(table: Table, now: datetime) -> datetime | None:
     seats_stand_up_due(table, now)
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+    seats = db.table_seats(table_id=table.pk)  # with their players, by number
     round = open_round(table)
     if round is not None and round.state == Round.State.LOCKED:
         # Left half-done (closing, locking, dealing and settling are one transaction, so
@@ -256,7 +256,7 @@ def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
             play.decision = Play.Decision.PASS
             play.save(update_fields=["decision"])
         event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
-        seats = list(Seat.objects.filter(table=table).select_related("player"))
+        seats = db.table_seats(table_id=table.pk)  # written out: read on every decision
         if _all_decided(round, _in_round(round, seats)):
             # Betting is over before its deadline: the tick closes it and deals now. (While
             # others still decide, the tick at the deadline is already on its way.)
