@@ -16,8 +16,9 @@
   var voided = false;     // a round was voided: the board brings the player's notices
   var shown = {};         // rounds whose deal this page has shown already
   // What a test (or a curious player) can read: every event number seen, in order, and
-  // how many boards this page fetched, for which events, and whether one is waiting to be.
-  window.tableEvents = { seqs: [], hello: [], boards: 0, fetchedFor: [], waiting: false };
+  // how many boards this page fetched and for which events. While a board fetch is due
+  // (not sent yet) the table carries data-board-due.
+  window.tableEvents = { seqs: [], hello: [], boards: 0, fetchedFor: [] };
 
   function board() { return document.getElementById("board"); }
   function minePart() { return document.getElementById("board-mine"); } // a seated viewer's
@@ -270,7 +271,7 @@
 
   function refresh() {
     clearTimeout(refreshTimer);
-    window.tableEvents.waiting = true;
+    table.dataset.boardDue = "1";
     refreshTimer = setTimeout(function () {
       var b = board();
       // Let a deal on screen finish turning its cards before the board changes again.
@@ -285,7 +286,7 @@
       voided = false;
       var url = table.dataset.boardUrl + (params.length ? "?" + params.join("&") : "");
       window.tableEvents.boards += 1;
-      window.tableEvents.waiting = false;
+      delete table.dataset.boardDue;
       window.htmx.ajax("GET", url, { source: table, target: "#board", swap: "outerHTML" });
     }, 60);
   }

@@ -66,7 +66,7 @@ def caught_up(page, slug: str = "salon") -> None:
     its way (one landing between filling a form and sending it would reset the form)."""
     seq = Table.objects.get(slug=slug).event_seq
     expect(page.locator(f"#board[data-seq='{seq}']")).to_have_count(1)
-    page.wait_for_function("!window.tableEvents.waiting")  # no board fetch due either
+    expect(page.locator(".full-table[data-board-due]")).to_have_count(0)  # no fetch due
     settled(page)
 
 
