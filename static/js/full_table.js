@@ -186,8 +186,7 @@
       if (turning(b) || b.dataset.phase === "dealing") {
         if (tries < 75) { drawOpenLater(data, tries + 1); return; }
       } else if (drawOpen(data)) return;
-      window.tableEvents.fetchedFor.push(data.seq);
-      refresh();
+      fetchFor(data);
     }, 200);
   }
 
@@ -269,13 +268,19 @@
     return keys.every(function (kind) { return (shown[kind] || 0) === (given[kind] || 0); });
   }
 
+  // The board fetched because of this event (what tableEvents.fetchedFor lists).
+  function fetchFor(data) {
+    window.tableEvents.fetchedFor.push(data.seq);
+    refresh();
+  }
+
   function refresh() {
     clearTimeout(refreshTimer);
     table.dataset.boardDue = "1";
     refreshTimer = setTimeout(function () {
       var b = board();
       // Let a deal on screen finish turning its cards before the board changes again.
-      if (b && b.classList.contains("dealing") && !b.classList.contains("revealed") && !dealtRound) {
+      if (b && turning(b) && !dealtRound) {
         refreshTimer = setTimeout(refresh, 300);
         return;
       }
@@ -385,7 +390,7 @@
       if (data.kind === "round_void") voided = true;
       if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
       if (draw(data) && !gap) { drawn.push(data); }
-      else { window.tableEvents.fetchedFor.push(data.seq); refresh(); return; }
+      else { fetchFor(data); return; }
     }
     // The board on the page shows the table as of this event.
     if (b && !gap && Number(b.dataset.seq) === data.seq - 1) b.dataset.seq = String(data.seq);
