@@ -207,7 +207,9 @@ else:
                 "timeout": 20,
                 "init_command": SQLITE_INIT,
             },
-            "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
+            # One file per test run, so two runs on one machine never share (or delete)
+            # each other's database; the recovery tests hand its name to their worker.
+            "TEST": {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
