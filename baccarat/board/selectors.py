@@ -262,19 +262,32 @@ def _next_shoe(known: Shoe | None, *, table: Table, player: User) -> Shoe:
     )
 
 
-def shoe_results(*, table: Table, player: User) -> list[Any]:
-    """The statistics of the shoe in play: its settled rounds, oldest first, at most
-    ``STATS_LENGTH`` shown and one more read (the first of the previous panel).
+def whole_shoe(table: Table) -> bool:
+    """Whether the statistics at ``table`` are those of a whole shoe: a cut-card shoe of
+    several decks. At a table that reshuffles every coup they are the player's own recent
+    coups there, at most ``STATS_LENGTH``."""
+    return table.reshuffle == Table.Reshuffle.CUT_CARD and table.decks > 1
 
-    At a cut-card table the player's current shoe (the one their last round came from);
-    at a table that reshuffles every coup, the player's recent rounds there.
+
+def stats_window(table: Table) -> int | None:
+    """How many of the coups read the panel shows: all of a whole shoe, else the last
+    ``STATS_LENGTH``."""
+    return None if whole_shoe(table) else STATS_LENGTH
+
+
+def shoe_results(*, table: Table, player: User) -> list[Any]:
+    """The statistics of the shoe in play: its settled rounds, oldest first.
+
+    At a cut-card table every coup of the player's current shoe (the one their last round
+    came from), however many; at a table that reshuffles every coup, the player's recent
+    rounds there: ``STATS_LENGTH`` shown and one more read (the first of the previous
+    panel).
     """
+    shoe = whole_shoe(table)
+    # A shoe deals at most a coup per four cards: the bound is never reached.
+    count = table.decks * 52 // 4 + 1 if shoe else STATS_LENGTH + 1
     results = player_coups(
-        table=table,
-        player_id=player.pk,
-        names=STATS_FIELDS,
-        count=STATS_LENGTH + 1,
-        last_shoe=table.reshuffle == Table.Reshuffle.CUT_CARD and table.decks > 1,
+        table=table, player_id=player.pk, names=STATS_FIELDS, count=count, last_shoe=shoe
     )
     results.reverse()
     return results

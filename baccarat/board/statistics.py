@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 
 from baccarat.board.card_names import card_names, cards_named
 from baccarat.board.fragments import active_gettext
-from baccarat.board.selectors import STATS_LENGTH, shared_shoe_results, shoe_results
+from baccarat.board.selectors import shared_shoe_results, shoe_results, stats_window
 from baccarat.engine.roads import (
     DERIVED,
     ROWS,
@@ -362,7 +362,9 @@ def lobby_roads(tables: list[Any], viewer: Any) -> dict[int, RoadView]:
         if table.kind == "full":
             rounds = shared_shoe_results(table)
         elif viewer.is_authenticated:
-            rounds = shoe_results(table=table, player=viewer)[-STATS_LENGTH:]
+            rounds = shoe_results(table=table, player=viewer)
+            window = stats_window(table)
+            rounds = rounds[-window:] if window else rounds
         else:
             continue
         if rounds:

@@ -119,7 +119,7 @@ def _render_table(
             else None,
             key=f"t{table.pk}:p{player.pk}",
             just_dealt=just_dealt,
-            window=selectors.STATS_LENGTH,
+            window=selectors.stats_window(table),
             # An HTMX answer goes to the page that shows the panel from before the coup.
             before_on_page=not full_page,
             cached=False,
@@ -184,7 +184,8 @@ def table_coups(request: HttpRequest, slug: str) -> HttpResponse:
         shown, key, cache = selectors.shared_shoe_results(table), f"t{table.pk}", "default"
     else:
         rounds = selectors.shoe_results(table=table, player=request.user)  # type: ignore[arg-type]
-        shown = rounds[-selectors.STATS_LENGTH :]
+        window = selectors.stats_window(table)
+        shown = rounds[-window:] if window else rounds
         key, cache = f"t{table.pk}:p{request.user.pk}", "uncached"
     context = {
         "table": table,

@@ -53,6 +53,45 @@ def test_the_panel_shows_counts_roads_asks_and_coups(
     assert "<desc id=" in panel
 
 
+def test_a_multi_deck_shoe_shows_every_coup_however_many(
+    client: Any, seated: Any, cut_table: Table
+) -> None:
+    """Seeds 000/001: "alle Ergebnisse des aktuellen Kartenspiels". Past 60 coups the
+    first ones stay on the counts, the roads, the coups and the lobby's road."""
+    from baccarat import engine
+    from baccarat.board.selectors import STATS_LENGTH
+    from baccarat.models import Shoe
+    from wallet import services as wallet
+
+    wallet.wallet_rebuy(player=seated, table=cut_table, amount=200_00, reference="whole")
+    # The yellow card near the end: the shoe lasts more than 75 coups.
+    cards = engine.fresh_cards(8)
+    dealer = engine.Shoe.from_cards(cards, cut_card_index=len(cards) - 6, decks=8)
+    Shoe.objects.create(
+        table=cut_table,
+        player=seated,
+        number=1,
+        state=dealer.to_state(),
+        commitment=dealer.commitment(),
+        cut_position=0,
+    )
+    played = [play(cut_table, seated, kind="player") for _ in range(STATS_LENGTH + 15)]
+    assert len({r.shoe_id for r in played}) == 1  # one shoe, 75 coups
+    client.force_login(seated)
+    page = client.get(reverse("baccarat:table", args=[cut_table.slug])).content.decode()
+    panel = page.split('id="shoe-stats"', 1)[1]
+    wins = {kind: sum(1 for r in played if r.outcome == kind) for kind in ("player", "banker")}
+    assert f"<dt>Player</dt><dd>{wins['player']} " in panel
+    assert f"<dt>Banker</dt><dd>{wins['banker']} " in panel
+    coups = client.get(reverse("baccarat:table_coups", args=[cut_table.slug]), **HTMX)
+    numbers = [r.hand_number for r in played]
+    for number in (numbers[0], numbers[-1]):
+        assert f'<td class="num">{number}</td>' in coups.content.decode()
+    assert coups.content.decode().count('<td class="num">') == len(played)
+    # The bead plate holds a mark for every coup.
+    assert panel.count('class="bead bead-') == len(played)
+
+
 def test_a_bet_does_not_render_the_panel_a_deal_does(
     client: Any, seated: Any, table: Table
 ) -> None:
