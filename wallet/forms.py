@@ -1,4 +1,4 @@
-"""Cashier forms. Players type whole units ("25"); the ledger counts cents (2500)."""
+"""Cashier forms. Players type whole euros ("25"); the ledger counts cents (2500)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ class UnitsField(forms.Field):
     """A whole, positive number of units; ``cleaned_data`` holds cents."""
 
     default_error_messages = {
-        "invalid": _("Enter a whole number of units, like 25."),
+        "invalid": _("Enter a whole number of euros, like 25."),
         "min_value": _("Enter an amount greater than zero."),
-        "max_value": _("Enter at most %(max)s units."),
+        "max_value": _("Enter at most %(max)s euros."),
     }
 
     def __init__(self, *, max_units: int, **kwargs: Any) -> None:
@@ -77,7 +77,7 @@ class DepositForm(forms.Form):
         widget=forms.HiddenInput,
     )
     amount = UnitsField(
-        label=_("Other amount (units)"),
+        label=_("Other amount (€)"),
         max_units=0,  # set per instance: the cap is a setting
         required=False,
     )
@@ -104,7 +104,7 @@ class DepositForm(forms.Form):
 
 
 class DepositLimitForm(forms.Form):
-    amount = UnitsField(label=_("Deposit limit per 24 hours (units)"), max_units=0)
+    amount = UnitsField(label=_("Deposit limit per 24 hours (€)"), max_units=0)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_limit_%s")  # both cashier forms have an "amount"

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from wallet.cashier import cashier_deposit, deposit_limit_set, deposit_limit_status
 from wallet.errors import WalletError
 from wallet.formatting import format_money
-from wallet.forms import PRESET_UNITS, DepositForm, DepositLimitForm
+from wallet.forms import CENTS_PER_UNIT, PRESET_UNITS, DepositForm, DepositLimitForm
 from wallet.selectors import player_entries, player_stacks, wallet_balance
 
 if TYPE_CHECKING:
@@ -47,7 +47,8 @@ def _render_cashier(
         "limit": deposit_limit_status(player=player),
         "deposit_form": deposit_form or DepositForm(),
         "limit_form": limit_form or DepositLimitForm(),
-        "presets": PRESET_UNITS,
+        # (the whole euros the button sends, its amount in cents to show as money)
+        "presets": [(units, units * CENTS_PER_UNIT) for units in PRESET_UNITS],
         "notice": notice,
     }
     template = "wallet/cashier.html#cashier" if _is_htmx(request) else "wallet/cashier.html"

@@ -1,9 +1,11 @@
 """The player's protocol as a CSV file a spreadsheet opens as it is.
 
-UTF-8 with a byte order mark (or Excel guesses the encoding wrong), amounts as
-decimal euros with a dot, words in the player's language beside the codes a
-program filters on, times in the active time zone with their offset, and no text
-cell a spreadsheet would run as a formula.
+UTF-8 with a byte order mark (or Excel guesses the encoding wrong), the separators a
+spreadsheet in the player's language expects (where the decimal separator is a comma,
+as in German, Italian and Dutch, columns are divided by semicolons), amounts as decimal
+euros, words in the player's language beside the codes a program filters on, times in
+the active time zone with their offset, and no text cell a spreadsheet would run as a
+formula.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import csv
 from typing import Protocol
 
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -39,12 +41,20 @@ def csv_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
 
 
-def euros(cents: int | None) -> str:
-    """Integer cents as decimal euros with a dot and two places, ``-3.00``; no floats."""
+def euros(cents: int | None, decimal: str = ".") -> str:
+    """Integer cents as decimal euros with two places, ``-3.00`` (``-3,00`` with a
+    decimal comma); no floats."""
     if cents is None:
         return ""
     sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    return f"{sign}{abs(cents) // 100}{decimal}{abs(cents) % 100:02d}"
+
+
+def csv_separators() -> tuple[str, str]:
+    """(column delimiter, decimal separator) that a spreadsheet in the active language
+    reads without asking: a decimal comma goes with semicolons between the columns."""
+    decimal = str(formats.get_format("DECIMAL_SEPARATOR"))
+    return (";" if decimal == "," else ","), decimal
 
 
 def _spot_headers() -> dict[str, tuple[str, str]]:
@@ -86,14 +96,15 @@ def protocol_header() -> list[str]:
     ]
 
 
-def protocol_row(play: Play) -> list[Cell]:
-    """One of the player's rounds as a row of :func:`protocol_header`."""
+def protocol_row(play: Play, decimal: str = ".") -> list[Cell]:
+    """One of the player's rounds as a row of :func:`protocol_header`, amounts with the
+    ``decimal`` separator."""
     round = play.round
     bets = {bet.kind: bet for bet in play.bets.all()}  # prefetched
     spots: list[Cell] = []
     for kind in _spot_headers():
         bet = bets.get(kind)
-        spots += [euros(bet.stake), euros(bet.payout)] if bet else ["", ""]
+        spots += [euros(bet.stake, decimal), euros(bet.payout, decimal)] if bet else ["", ""]
     status, status_code = round_status(round)
     settled = round.state == Round.State.SETTLED
     return [
@@ -109,12 +120,12 @@ def protocol_row(play: Play) -> list[Cell]:
         csv_safe(round.get_outcome_display()),
         round.outcome,
         *spots,
-        euros(play.stake_total),
-        euros(play.payout_total),
-        euros(play.commission_total),
-        euros(play.net if settled else 0),
-        euros(play.balance_before),
-        euros(play.balance_after),
+        euros(play.stake_total, decimal),
+        euros(play.payout_total, decimal),
+        euros(play.commission_total, decimal),
+        euros(play.net if settled else 0, decimal),
+        euros(play.balance_before, decimal),
+        euros(play.balance_after, decimal),
         csv_safe(status),
         status_code,
         csv_safe(round.void_explanation) if round.state == Round.State.VOID else "",
@@ -123,9 +134,11 @@ def protocol_row(play: Play) -> list[Cell]:
 
 def protocol_csv_write(*, plays: QuerySet[Play], out: Writable) -> None:
     """Write ``plays`` (from ``selectors.protocol_plays``, bets prefetched) to ``out``:
-    the byte order mark, the header, then a row per round, read in chunks."""
+    the byte order mark, the header, then a row per round, read in chunks, with the
+    separators of the active language."""
+    delimiter, decimal = csv_separators()
     out.write(BOM)
-    writer = csv.writer(out)
+    writer = csv.writer(out, delimiter=delimiter)
     writer.writerow(protocol_header())
     for play in plays.iterator(chunk_size=CHUNK_SIZE):
-        writer.writerow(protocol_row(play))
+        writer.writerow(protocol_row(play, decimal))

@@ -28,23 +28,29 @@ def _filtered_plays(request: HttpRequest, *, bets: bool) -> tuple[ProtocolFilter
     return form, plays
 
 
-@login_required
-@require_GET
-def protocol_list(request: HttpRequest) -> HttpResponse:
-    form, plays = _filtered_plays(request, bets=False)
+def _list_page(request: HttpRequest, form: ProtocolFilterForm, plays: Any, **kwargs: Any) -> Any:
     page = Paginator(plays, PROTOCOL_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     template = (
         "baccarat/protocol_list.html#results" if request.htmx else "baccarat/protocol_list.html"
     )  # type: ignore[attr-defined]
+    delimiter, _decimal = exports.csv_separators()
     context = {
         "form": form,
         "page": page,
         "rows": selectors.protocol_rows(page),
         "query": query.urlencode(),
+        "csv_semicolons": delimiter == ";",
     }
-    return render(request, template, context)
+    return render(request, template, context, **kwargs)
+
+
+@login_required
+@require_GET
+def protocol_list(request: HttpRequest) -> HttpResponse:
+    form, plays = _filtered_plays(request, bets=False)
+    return _list_page(request, form, plays)
 
 
 @login_required
@@ -72,7 +78,10 @@ def protocol_detail(request: HttpRequest, round_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def protocol_export(request: HttpRequest) -> HttpResponse:
-    _form, plays = _filtered_plays(request, bets=True)
+    form, plays = _filtered_plays(request, bets=True)
+    if form.is_bound and not form.is_valid():
+        # A filter that cannot be read exports nothing: the list says why.
+        return _list_page(request, form, plays.none(), status=400)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="protocol.csv"'
     exports.protocol_csv_write(plays=plays, out=response)

@@ -228,7 +228,9 @@ def test_three_browsers_play_a_round_together(open_page):
     a.goto("/protocol/")
     expect(a.locator("#results tbody tr")).to_have_count(1)
     a.goto(f"/protocol/{round.pk}/")
-    expect(a.locator("body")).to_contain_text(round.player_cards)
+    expect(a.locator(f"td[data-codes='{round.player_cards}'] .card-text")).to_have_count(
+        len(round.player_cards.split())
+    )
     b.goto("/protocol/")
     expect(b.locator("#results tbody tr td[colspan]")).to_have_count(1)  # "no rounds yet"
     assert TableEvent.objects.filter(table__slug="salon", kind="payouts").get().data["seats"] == {

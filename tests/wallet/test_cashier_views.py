@@ -56,8 +56,10 @@ def test_cashier_full_page_shows_balances_and_forms(client_alice, alice, table):
     assert "€800.00" in html
     assert "Golden Baccarat" in html and "€200.00" in html
     assert "Free play money only" in html
-    for units in ("100", "500", "1,000"):
-        assert f"{units} units" in html
+    # The presets in euros, as every amount on the page.
+    for amount in ("€100.00", "€500.00", "€1,000.00"):
+        assert f'">{amount}</button>' in html
+    assert " units" not in html
     reference_from(html)
 
 
@@ -151,7 +153,7 @@ def test_deposit_over_limit_shows_error(client_alice, alice, settings):
     settings.CASINO_DEPOSIT_CAP_PER_DAY = 100_00
     response = deposit(client_alice, "100", **HTMX)
     assert response.status_code == 200
-    assert "at most 100 units" not in response.content.decode()
+    assert "at most 100 euros" not in response.content.decode()
     assert wallet_balance(alice) == START + 100_00
     response = deposit(client_alice, "1", **HTMX)
     assert "exceed your limit" in response.content.decode()

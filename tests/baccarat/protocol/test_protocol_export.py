@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext
 
 from baccarat.models import Round, Table
 from baccarat.play import betting, rounds
@@ -21,10 +24,11 @@ BOM = "\ufeff"
 BANKER_WINS = "9S 3H 2D 4C 5H 6D"
 
 
-def _export(client: Any, **params: Any) -> list[dict[str, str]]:
+def _export(client: Any, delimiter: str = ",", **params: Any) -> list[dict[str, str]]:
     response = client.get(reverse("baccarat:protocol_export"), params)
+    assert response.status_code == 200
     text = response.content.decode("utf-8")
-    reader = csv.DictReader(io.StringIO(text.removeprefix(BOM)))
+    reader = csv.DictReader(io.StringIO(text.removeprefix(BOM)), delimiter=delimiter)
     return list(reader)
 
 
@@ -154,7 +158,7 @@ def test_words_are_in_the_players_language(
     alice.save()
     banker_round({"banker": 1000})
     client.force_login(alice)
-    [row] = _export(client)
+    [row] = _export(client, delimiter=";")
     assert (row["Ergebnis"], row["outcome_code"]) == ("Bank", "banker")
     assert (row["Status"], row["status_code"]) == ("Gespielt", "played")
     # The round and the hand number are two columns with two names.
@@ -237,3 +241,53 @@ def test_query_count_does_not_grow_with_the_rounds(
     with django_assert_max_num_queries(8):
         response = client.get(reverse("baccarat:protocol_export"))
     assert len(response.content.decode().strip().splitlines()) == 14
+
+
+@pytest.mark.parametrize("language", ["de", "it", "nl"])
+def test_a_spreadsheet_in_the_players_language_opens_it_in_columns(
+    client: Any, alice: Any, banker_round: Callable[..., Round], language: str
+) -> None:
+    """Semicolons between the columns and a decimal comma, as German, Italian and Dutch
+    spreadsheets read a CSV; the page says so beside the link."""
+    alice.language = language
+    alice.save()
+    banker_round({"banker": 1000})
+    client.force_login(alice)
+    text = client.get(reverse("baccarat:protocol_export")).content.decode().removeprefix(BOM)
+    header, row = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert len(header) == len(row) > 20
+    # The banker's 10,00 paid 19,50 (commission 0,50): amounts with a decimal comma.
+    assert "10,00" in row and "19,50" in row and "0,50" in row
+    assert not [cell for cell in row if "." in cell and cell.replace(".", "").isdigit()]
+    page = client.get(reverse("baccarat:protocol_list")).content.decode()
+    with translation.override(language):
+        note = gettext(
+            "columns divided by semicolons, amounts with a decimal comma, as a spreadsheet"
+            " in your language opens it"
+        )
+    assert escape(note) in page
+
+
+def test_an_english_export_keeps_commas_and_a_decimal_point(
+    client: Any, alice: Any, banker_round: Callable[..., Round]
+) -> None:
+    banker_round({"banker": 1000})
+    client.force_login(alice)
+    [row] = _export(client)
+    assert row["Stake"] == "10.00" and row["Paid"] == "19.50"
+
+
+def test_an_invalid_filter_exports_nothing_and_says_why(
+    client: Any, seated: Any, table: Table
+) -> None:
+    _played_round(seated, table)
+    client.force_login(seated)
+    for params, error in (
+        ({"date_from": "yesterday"}, "Enter a valid date."),
+        ({"table": "999999"}, "You have played no rounds at that table."),
+        ({"outcome": "dragon"}, "Select a valid choice."),
+    ):
+        response = client.get(reverse("baccarat:protocol_export"), params)
+        assert response.status_code == 400
+        assert response["Content-Type"].startswith("text/html")
+        assert error in response.content.decode()
