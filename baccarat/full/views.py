@@ -115,11 +115,14 @@ def _board_words(state: full_state.FullTableState) -> dict[str, str]:
     words = {"seconds_unit": pgettext("seconds", "s")}
     shoe = state.shoe
     if shoe is not None and shoe.burn_card:
+        # Seeds 000/001: the first card is turned, then as many cards as its value are
+        # put aside unseen (an ace one, a court card ten); burned_count counts both.
+        aside = shoe.burned_count - 1
         words["burn"] = ngettext(
-            "Burn card: %(card)s; %(cards)s card put aside.",
-            "Burn card: %(card)s; %(cards)s cards put aside.",
-            shoe.burned_count,
-        ) % {"card": card_names.card_name(shoe.burn_card), "cards": shoe.burned_count}
+            "The first card turned was the %(card)s: %(cards)s card was put aside unseen.",
+            "The first card turned was the %(card)s: %(cards)s cards were put aside unseen.",
+            aside,
+        ) % {"card": card_names.card_name(shoe.burn_card), "cards": aside}
     return words
 
 
