@@ -451,14 +451,22 @@ def player_has_round_in_play(player: User) -> bool:
     ).exists()
 
 
-def shared_shoe_results(table: Table) -> list[Any]:
-    """The statistics of a full table's current shoe (the shoe of its last dealt round)."""
-    last = (
-        Round.objects.filter(table=table, shared=True, state=Round.State.SETTLED)
-        .order_by("-pk")
-        .values_list("shoe_id", flat=True)
-        .first()
-    )
-    if last is None:
+def shared_shoe_results(table: Table, *, shoe_id: int | None = None) -> list[Any]:
+    """The statistics of a full table's shoe ``shoe_id``, by default its current one: the
+    open shoe (empty from the moment it starts), else the shoe of its last dealt round."""
+    if shoe_id is None:
+        shoe_id = (
+            Shoe.objects.filter(table=table, player=None, is_finished=False)
+            .values_list("pk", flat=True)
+            .first()
+        )
+    if shoe_id is None:
+        shoe_id = (
+            Round.objects.filter(table=table, shared=True, state=Round.State.SETTLED)
+            .order_by("-pk")
+            .values_list("shoe_id", flat=True)
+            .first()
+        )
+    if shoe_id is None:
         return []
-    return coups(Round.objects.filter(shoe_id=last, state=Round.State.SETTLED).order_by("pk"))
+    return coups(Round.objects.filter(shoe_id=shoe_id, state=Round.State.SETTLED).order_by("pk"))

@@ -73,6 +73,16 @@ def render_full_table(
         dealt = int(asked)
     just_dealt = bool(last and dealt == last.pk)
     full_page = not request.htmx  # type: ignore[attr-defined]
+    # A new shoe clears the felt: the last coup of the shoe before it is not shown, and
+    # the statistics (every board sends them until the new shoe's first coup) are empty.
+    shoe = state.shoe
+    new_shoe = bool(shoe and last and last.shoe_id != shoe.pk and not just_dealt)
+    if just_dealt:
+        results = selectors.shared_shoe_results(table, shoe_id=last.shoe_id)  # type: ignore[union-attr]
+    elif full_page:
+        results = selectors.shared_shoe_results(table, shoe_id=shoe.pk if shoe else None)
+    else:
+        results = [] if new_shoe else None
     context = {
         "table": table,
         "table_name": table.name,
@@ -82,14 +92,14 @@ def render_full_table(
         "spots": _spots(state),
         # A seated player's spots for the next round, drawn when its opening event comes.
         "next_spots": _spots(state, empty=True) if state.me and not state.can_bet else None,
-        "deal": selectors.deal_view(last) if last else None,
+        "deal": selectors.deal_view(last) if last and not new_shoe else None,
         "last_round": last,
         "my_last": state.my_last if state.my_last and state.my_last.stake_total else None,
         "just_dealt": just_dealt,
         "chip_unit": chip_unit(table),
         "notices": notices or [],
         **results_context(
-            selectors.shared_shoe_results(table) if full_page or just_dealt else None,
+            results,
             key=f"t{table.pk}",
             just_dealt=just_dealt,
         ),
