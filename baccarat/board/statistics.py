@@ -39,17 +39,36 @@ from baccarat.models import Round
 LETTER = {"player": "P", "banker": "B", "tie": "T"}
 MARK_VALUES = frozenset({"P", "B", "T", "red", "blue"})  # what the roads write: no escaping
 CELL = 20  # SVG units per grid cell
-# A hand in the table of coups: its codes, the same in words for a screen reader, the total.
+# A hand in the table of coups: its cards as cards (rank and suit), the same in words for
+# a screen reader, the total.
 HAND_CELL = (
     '<td><span aria-hidden="true">{}</span><span class="visually-hidden">{}</span> ({})</td>'
 )
+CARD_TEXT = '<span class="card-text{}">{}{}</span>'
+SUITS = {"S": ("\u2660", ""), "H": ("\u2665", " red"), "D": ("\u2666", " red"), "C": ("\u2663", "")}
+
+
+def cards_shown(codes: str) -> str:
+    """A hand's codes (``"TH 9S"``) as the cards read on the felt, ``10♥ 9♠``: HTML with
+    the red suits marked; nothing of ``codes`` but known ranks and suits goes into it."""
+    shown = []
+    for code in codes.split():
+        rank, suit = code[:-1].upper(), code[-1:].upper()
+        symbol, red = SUITS.get(suit, ("?", ""))
+        label = "10" if rank == "T" else html.escape(rank)
+        shown.append(CARD_TEXT.format(red, label, symbol))
+    return " ".join(shown)
+
+
 COUP_ROW = '<tr><td class="num">{}</td>' + HAND_CELL * 2 + "<td>{}{}</td></tr>"
 MIN_COLUMNS = 12
 # One road: a grid drawn by a pattern, the marks over it; the text alternative is its desc.
+# The picture scrolls sideways in its own box (.road-scroll) under a caption that stays.
 FIGURE = (
     '<figure class="road road-{name}">\n'
     "  <figcaption>{caption}</figcaption>\n"
-    '  <svg role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}"'
+    '  <div class="road-scroll">'
+    '<svg role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}"'
     ' aria-labelledby="{ref}-desc">\n'
     '    <desc id="{ref}-desc">{description}</desc>\n'
     '    <defs><pattern id="{ref}-cell" width="20" height="20" patternUnits="userSpaceOnUse">'
@@ -57,7 +76,7 @@ FIGURE = (
     '    <rect class="grid" aria-hidden="true" width="{width}" height="{height}"'
     ' fill="url(#{ref}-cell)"></rect>\n'
     '    <g aria-hidden="true">{marks}</g>\n'
-    "  </svg>\n"
+    "  </svg></div>\n"
     "</figure>\n"
 )
 
@@ -184,15 +203,18 @@ class ShoeBoard:
     cached panel needs nothing but its keys (``digest``, ``signature``).
     """
 
-    def __init__(self, rounds: list[Any]) -> None:
+    def __init__(self, rounds: list[Any], *, sequence: bool = False) -> None:
         self.rounds = rounds
+        # The player's own coups at a table that reshuffles before every coup (each one
+        # the first of its shoe): numbered in their order, not by their hand.
+        self.sequence = sequence
 
     @cached_property
     def digest(self) -> str:
         """A short digest of every coup with its cards: the key of the cached table of coups.
         Ids alone are not enough: a database restored or recreated hands the same round ids
         out again while the cache (Redis) still holds what the old ones showed."""
-        shown = "|".join(
+        shown = f"{self.sequence}|" + "|".join(
             f"{r.pk}:{r.hand_number}:{r.player_cards}:{r.banker_cards}" for r in self.rounds
         )
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
@@ -257,21 +279,22 @@ class ShoeBoard:
         return {side: dict(marks) for side, marks in road_predictions(self._big_road).items()}
 
     def coup_rows(self) -> SafeString:
-        """The rows of the table of coups: hand, each side's cards (codes, and words for
-        a screen reader) with its total, the result. Built here, not in a template loop:
-        up to sixty rows drawn anew with every coup, with the words looked up once."""
+        """The rows of the table of coups: hand (or, in a sequence, its place), each side's
+        cards (as cards, and words for a screen reader) with its total, the result. Built
+        here, not in a template loop: a whole shoe's rows drawn anew with every coup, with
+        the words looked up once."""
         natural = " · " + html.escape(_("Natural"))
         outcomes = {value: html.escape(str(label)) for value, label in Round.Outcome.choices}
         names = card_names()
         rows = []
-        for r in self.rounds:
+        for number, r in enumerate(self.rounds, start=1):
             rows.append(
                 COUP_ROW.format(
-                    r.hand_number,
-                    html.escape(r.player_cards),
+                    number if self.sequence else r.hand_number,
+                    cards_shown(r.player_cards),
                     html.escape(cards_named(r.player_cards, names)),
                     r.player_total,
-                    html.escape(r.banker_cards),
+                    cards_shown(r.banker_cards),
                     html.escape(cards_named(r.banker_cards, names)),
                     r.banker_total,
                     outcomes.get(r.outcome, ""),
@@ -312,9 +335,10 @@ def _describe_big(
     return ", ".join(parts)
 
 
-def shoe_board(rounds: list[Any]) -> ShoeBoard:
-    """The statistics panel of a shoe's settled rounds (oldest first)."""
-    return ShoeBoard(rounds)
+def shoe_board(rounds: list[Any], *, sequence: bool = False) -> ShoeBoard:
+    """The statistics panel of a shoe's settled rounds (oldest first); ``sequence``: of
+    a player's own last coups at a table that reshuffles before every coup."""
+    return ShoeBoard(rounds, sequence=sequence)
 
 
 def results_context(
@@ -340,11 +364,13 @@ def results_context(
     if rounds is None:
         return {"results": None}
     shown = rounds[-window:] if window else rounds
+    sequence = window is not None
     return {
         "results": shown,
-        "board": shoe_board(shown),
+        "sequence": sequence,
+        "board": shoe_board(shown, sequence=sequence),
         "board_before": (
-            shoe_board(rounds[:-1][-window:] if window else rounds[:-1])
+            shoe_board(rounds[:-1][-window:] if window else rounds[:-1], sequence=sequence)
             if just_dealt and rounds and not before_on_page
             else None
         ),

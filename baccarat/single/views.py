@@ -187,10 +187,12 @@ def table_coups(request: HttpRequest, slug: str) -> HttpResponse:
         window = selectors.stats_window(table)
         shown = rounds[-window:] if window else rounds
         key, cache = f"t{table.pk}:p{request.user.pk}", "uncached"
+    sequence = not selectors.whole_shoe(table)
     context = {
         "table": table,
         "table_name": selectors.table_name(table),
-        "board": statistics.shoe_board(shown),
+        "sequence": sequence,
+        "board": statistics.shoe_board(shown, sequence=sequence),
         "board_key": key,
         "board_cache": cache,
     }

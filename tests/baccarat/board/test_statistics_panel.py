@@ -7,6 +7,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from baccarat.board.statistics import cards_shown
 from baccarat.models import Round, Table
 from baccarat.play import betting, rounds
 
@@ -44,9 +45,11 @@ def test_the_panel_shows_counts_roads_asks_and_coups(
     assert "<html" not in coups
     assert "<html" in client.get(coups_url).content.decode()
     for r in played:
-        assert r.player_cards in coups and r.banker_cards in coups
         row = coups.split(f'<td class="num">{r.hand_number}</td>', 1)[1].split("</tr>", 1)[0]
-        assert f'<span aria-hidden="true">{r.player_cards}</span>' in row
+        # The cards as cards (10♥ 9♠), their names for a screen reader; never the codes.
+        assert f'<span aria-hidden="true">{cards_shown(r.player_cards)}</span>' in row
+        assert f'<span aria-hidden="true">{cards_shown(r.banker_cards)}</span>' in row
+        assert r.player_cards not in row and "\u2660" in cards_shown("AS")
         assert f"({r.player_total})" in row and f"({r.banker_total})" in row
         assert r.get_outcome_display() in row and ("Natural" in row) == r.natural
     # The big road in words, for a screen reader.
@@ -273,7 +276,8 @@ def test_a_full_tables_coups_are_its_shoes_kept_per_what_they_show(
     with mock.patch.object(kind, "set", autospec=True, side_effect=kind.set) as put:
         first = client.get(url, **HTMX).content.decode()
         again = client.get(url, **HTMX).content.decode()
-    assert f'<td class="num">{dealt.hand_number}</td>' in first and dealt.player_cards in first
+    assert f'<td class="num">{dealt.hand_number}</td>' in first
+    assert cards_shown(dealt.player_cards) in first
     assert again == first
     assert len([c for c in put.call_args_list if "shoe_board_coups" in c.args[1]]) == 1
 
@@ -295,12 +299,12 @@ def test_a_full_tables_cached_coups_follow_the_cards_not_only_the_ids(
     client.force_login(make_player("watcher"))
     url = reverse("baccarat:table_coups", args=[salon.slug])
     dealt = Round.objects.get(pk=round.pk)
-    assert dealt.player_cards in client.get(url, **HTMX).content.decode()
+    assert cards_shown(dealt.player_cards) in client.get(url, **HTMX).content.decode()
     # The same id, other cards (what a recreated database may hold under it).
     other = "QS 7D" if dealt.player_cards != "QS 7D" else "JC 8D"
     Round.objects.filter(pk=round.pk).update(player_cards=other)
     shown = client.get(url, **HTMX).content.decode()
-    assert other in shown and dealt.player_cards not in shown
+    assert cards_shown(other) in shown and cards_shown(dealt.player_cards) not in shown
 
 
 def test_coups_of_another_players_practice_table_are_not_found(client: Any, alice, bob) -> None:
@@ -313,3 +317,38 @@ def test_coups_of_another_players_practice_table_are_not_found(client: Any, alic
     assert client.get(reverse("baccarat:table_coups", args=["no-such-table"])).status_code == 404
     client.force_login(alice)
     assert "No coups yet." in client.get(url, **HTMX).content.decode()
+
+
+def test_a_table_that_reshuffles_every_coup_shows_the_players_own_sequence(
+    client: Any, seated: Any, table: Table
+) -> None:
+    """Every coup there is the first of its shoe: the panel, the coups and the rules say
+    it is the player's own sequence of coups, numbered in order, with cards as cards."""
+    assert table.reshuffle == Table.Reshuffle.EVERY_COUP
+    played = [play(table, seated) for _ in range(3)]
+    assert {r.hand_number for r in played} == {1}
+    client.force_login(seated)
+    page = client.get(reverse("baccarat:table", args=[table.slug])).content.decode()
+    assert "Your last coups at this table" in page and "Every coup of the current shoe" not in page
+    assert "Your last coups here, with their cards" in page
+    coups = client.get(reverse("baccarat:table_coups", args=[table.slug]), **HTMX)
+    rows = coups.content.decode().split("<tbody>", 1)[1]
+    for number, r in enumerate(played, start=1):
+        row = rows.split(f'<td class="num">{number}</td>', 1)[1].split("</tr>", 1)[0]
+        assert cards_shown(r.player_cards) in row
+    rules = client.get(reverse("table_rules", args=[table.slug])).content.decode()
+    assert "shuffled before every coup, so there is no shoe to follow" in rules
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert "Your last coups here" in lobby
+
+
+def test_a_cut_card_shoe_says_it_is_the_shoe(client: Any, seated: Any, cut_table: Table) -> None:
+    from wallet import services as wallet
+
+    wallet.wallet_rebuy(player=seated, table=cut_table, amount=10_00, reference="scope")
+    play(cut_table, seated)
+    client.force_login(seated)
+    page = client.get(reverse("baccarat:table", args=[cut_table.slug])).content.decode()
+    assert "Every coup of the current shoe." in page and "Your last coups" not in page
+    rules = client.get(reverse("table_rules", args=[cut_table.slug])).content.decode()
+    assert "results of the current shoe" in rules
