@@ -89,10 +89,16 @@ class RoadView:
     # Big road: ties before the first Player or Banker coup, drawn in the first cell
     # until that coup comes (then they are marked on its entry).
     pending_ties: int = 0
+    # Bead plate and big road: each cell's coup's (player pair, banker pair, natural).
+    dots: list[tuple[bool, bool, bool]] | None = None
+    # Where the next coup's mark would go and what it would be if it were a Player
+    # ("P") or a Banker ("B") win: Ask Player / Ask Banker, drawn on the road.
+    asks: dict[str, Cell] | None = None
 
     @cached_property
     def columns(self) -> int:
-        return max([MIN_COLUMNS, *(cell.column + 1 for cell in self.cells)])
+        asks = (self.asks or {}).values()
+        return max([MIN_COLUMNS, *(cell.column + 1 for cell in (*self.cells, *asks))])
 
     @property
     def width(self) -> int:
@@ -147,43 +153,59 @@ class RoadView:
             )
             for column, row, value, ties in self.cells
         ]
-        if name == "bead":
-            parts = [
-                f'<circle class="bead bead-{value}" cx="{x}" cy="{y}" r="8.5"></circle>'
-                f'<text class="bead-letter" x="{x}" y="{y + 4}" text-anchor="middle">'
-                f"{value}</text>"
-                for x, y, _ties, value in marks
-            ]
-        elif name == "big":
-            parts = []
-            for x, y, ties, value in marks:
-                parts.append(
-                    f'<circle class="big big-{value}" cx="{x}" cy="{y}" r="7.5"></circle>'
-                    f'<text class="big-letter big-letter-{value}" x="{x}" y="{y + 3}" '
-                    f'text-anchor="middle">{value}</text>'
-                )
-                if ties:
-                    parts.append(_tie_mark(x, y, ties))
-        else:
-            dot = '<circle class="dot{}" cx="{}" cy="{}" r="1.8"></circle>'
-            light = " dot-light" if name == "small_road" else ""
-            shape = "eye" if name == "big_eye_boy" else "small"
-            parts = []
-            for x, y, _ties, value in marks:
-                if name == "cockroach_pig":
-                    parts.append(
-                        f'<line class="roach roach-{value}" x1="{x - 6}" y1="{y + 6}" '
-                        f'x2="{x + 6}" y2="{y - 6}"></line>'
-                    )
-                else:
-                    parts.append(
-                        f'<circle class="{shape} {shape}-{value}" cx="{x}" cy="{y}" r="6"></circle>'
-                    )
-                if value == "blue":
-                    parts.append(dot.format(light, x, y))
+        parts = []
+        for x, y, ties, value in marks:
+            parts.append(_shape(name, x, y, value))
+            if ties and name == "big":
+                parts.append(_tie_mark(x, y, ties))
         if self.pending_ties:
             parts.append(_tie_mark(half, half, self.pending_ties))
+        # Pairs and naturals: a red dot at the top left for a banker pair, a blue one at
+        # the bottom right for a player pair, a gold one at the top right for a natural.
+        for (x, y, _ties, _value), (player_pair, banker_pair, natural) in zip(
+            marks, self.dots or (), strict=False
+        ):
+            if banker_pair:
+                parts.append(f'<circle class="pair-dot pair-B" cx="{x - 6}" cy="{y - 6}" r="3">')
+                parts.append("</circle>")
+            if player_pair:
+                parts.append(f'<circle class="pair-dot pair-P" cx="{x + 6}" cy="{y + 6}" r="3">')
+                parts.append("</circle>")
+            if natural:
+                parts.append(f'<circle class="natural-dot" cx="{x + 6}" cy="{y - 6}" r="3">')
+                parts.append("</circle>")
+        for side, cell in (self.asks or {}).items():
+            x, y = cell.column * CELL + half, cell.row * CELL + half
+            parts.append(f'<g class="ask-preview ask-{side}">{_shape(name, x, y, cell.value)}</g>')
         return mark_safe("".join(parts))  # noqa: S308  (numbers and escaped values only)
+
+
+def _shape(name: str, x: int, y: int, value: str) -> str:
+    """A road's mark at (x, y): letters or shapes besides colour (red solid, blue with a
+    dot on the small road, a slash on the cockroach pig)."""
+    if name == "bead":
+        return (
+            f'<circle class="bead bead-{value}" cx="{x}" cy="{y}" r="8.5"></circle>'
+            f'<text class="bead-letter" x="{x}" y="{y + 4}" text-anchor="middle">{value}</text>'
+        )
+    if name == "big":
+        return (
+            f'<circle class="big big-{value}" cx="{x}" cy="{y}" r="7.5"></circle>'
+            f'<text class="big-letter big-letter-{value}" x="{x}" y="{y + 3}" '
+            f'text-anchor="middle">{value}</text>'
+        )
+    if name == "cockroach_pig":
+        shape = (
+            f'<line class="roach roach-{value}" x1="{x - 6}" y1="{y + 6}" '
+            f'x2="{x + 6}" y2="{y - 6}"></line>'
+        )
+    else:
+        kind = "eye" if name == "big_eye_boy" else "small"
+        shape = f'<circle class="{kind} {kind}-{value}" cx="{x}" cy="{y}" r="6"></circle>'
+    if value == "blue":
+        light = " dot-light" if name == "small_road" else ""
+        shape += f'<circle class="dot{light}" cx="{x}" cy="{y}" r="1.8"></circle>'
+    return shape
 
 
 def _tie_mark(x: int, y: int, ties: int) -> str:
@@ -254,24 +276,44 @@ class ShoeBoard:
         # The active language's catalogue, looked up once for the words of five roads.
         gettext = active_gettext()
         sides = {"P": gettext("Player"), "B": gettext("Banker"), "T": gettext("Tie")}
+        dotted = [
+            (r.outcome, (_pair(r.player_cards), _pair(r.banker_cards), bool(r.natural)))
+            for r in self.rounds
+            if r.outcome in LETTER
+        ]
+        bead_dots = [dots for _outcome, dots in dotted]
+        big_dots = [dots for outcome, dots in dotted if outcome != "tie"]
+        # The roads as they would stand after one more Player or Banker win: the cell each
+        # would add is its Ask Player / Ask Banker mark.
+        grown = {side: big_road([*outcomes, side]) for side in ("P", "B")}
+        beads = bead_plate([*outcomes, "P"])
         views = [
             RoadView(
                 "bead",
                 bead_plate(outcomes),
-                ", ".join(map(sides.__getitem__, outcomes)) or gettext("No coups yet."),
+                _describe_bead(outcomes, bead_dots, sides, gettext),
+                dots=bead_dots,
+                asks={side: beads[-1]._replace(value=side) for side in ("P", "B")},
             ),
             RoadView(
                 "big",
                 road.cells,
                 _describe_big(road.columns, sides, pending),
                 pending_ties=pending,
+                dots=big_dots,
+                asks={side: grown[side].cells[-1] for side in ("P", "B")},
             ),
         ]
         colours = {"red": gettext("red"), "blue": gettext("blue")}
         for name, k in DERIVED.items():
             cells = derived_road(road, k)
             description = ", ".join(colours[cell.value] for cell in cells)
-            views.append(RoadView(name, cells, description or gettext("No marks yet.")))
+            asks = {}
+            for side, then in grown.items():
+                after = derived_road(then, k)
+                if len(after) > len(cells):
+                    asks[side] = after[-1]
+            views.append(RoadView(name, cells, description or gettext("No marks yet."), asks=asks))
         return views
 
     @cached_property
@@ -309,6 +351,23 @@ class ShoeBoard:
     @property
     def big(self) -> RoadView:
         return self.road("big")
+
+
+def _describe_bead(
+    outcomes: list[str],
+    dots: list[tuple[bool, bool, bool]],
+    sides: dict[str, str],
+    gettext: Any,
+) -> str:
+    """The bead plate in words: each coup's winner, with its pairs and natural."""
+    if not outcomes:
+        return str(gettext("No coups yet."))
+    marks = (gettext("player pair"), gettext("banker pair"), gettext("natural"))
+    words = []
+    for outcome, flags in zip(outcomes, dots, strict=False):
+        extra = [mark for mark, on in zip(marks, flags, strict=True) if on]
+        words.append(f"{sides[outcome]} ({', '.join(extra)})" if extra else sides[outcome])
+    return ", ".join(words)
 
 
 def _pair(cards: str) -> bool:

@@ -92,7 +92,9 @@ def test_a_multi_deck_shoe_shows_every_coup_however_many(
         assert f'<td class="num">{number}</td>' in coups.content.decode()
     assert coups.content.decode().count('<td class="num">') == len(played)
     # The bead plate holds a mark for every coup.
-    assert panel.count('class="bead bead-') == len(played)
+    bead = panel.split("road road-bead", 1)[1].split("</figure>", 1)[0]
+    coups_drawn = bead.split('<g class="ask-preview', 1)[0]  # the asks come last
+    assert coups_drawn.count('class="bead bead-') == len(played)
 
 
 def test_a_bet_does_not_render_the_panel_a_deal_does(
@@ -159,7 +161,8 @@ def test_the_marks_carry_letters_shapes_and_ties() -> None:
     from baccarat.board.statistics import shoe_board
 
     board = shoe_board(_coups("banker", "tie", "tie", "banker", "player", "player", "banker"))
-    svg = {road.name: str(road.svg_marks()) for road in board.roads}
+    # The coups' marks (the Ask previews come after them).
+    svg = {road.name: str(road.svg_marks()).split("<g class=")[0] for road in board.roads}
     assert svg["bead"].count('<circle class="bead bead-B"') == 3
     assert '<text class="bead-letter" x="10" y="14" text-anchor="middle">B</text>' in svg["bead"]
     # Two ties on the first banker entry: the slash and the count beside it.
@@ -172,6 +175,66 @@ def test_the_marks_carry_letters_shapes_and_ties() -> None:
     assert svg["cockroach_pig"].count('<line class="roach roach-') == len(
         board.road("cockroach_pig").cells
     )
+
+
+def test_pairs_and_naturals_are_marked_on_the_bead_plate_and_the_big_road() -> None:
+    """A banker pair: a red dot at the top left; a player pair: a blue dot at the bottom
+    right; a natural: a gold dot at the top right; in the words of the bead plate too."""
+    from types import SimpleNamespace
+
+    from baccarat.board.statistics import shoe_board
+
+    def coup(pk: int, outcome: str, natural: bool, player: str, banker: str) -> Any:
+        return SimpleNamespace(
+            pk=pk, outcome=outcome, natural=natural, player_cards=player, banker_cards=banker
+        )
+
+    coups = [
+        coup(1, "banker", True, "2S 2H", "4C 4D"),
+        coup(2, "tie", False, "3S 4H", "KC 7D"),
+        coup(3, "player", False, "5S 9H 3C", "QC QD 6S"),
+    ]
+    board = shoe_board(coups)
+    bead, big = board.road("bead"), board.road("big")
+    bead_svg = str(bead.svg_marks()).split("<g class=")[0]
+    big_svg = str(big.svg_marks()).split("<g class=")[0]
+    # Coup 1 in the first cell (centre 10, 10): both pairs and a natural.
+    for svg in (bead_svg, big_svg):
+        assert '<circle class="pair-dot pair-B" cx="4" cy="4" r="3">' in svg
+        assert '<circle class="pair-dot pair-P" cx="16" cy="16" r="3">' in svg
+        assert '<circle class="natural-dot" cx="16" cy="4" r="3">' in svg
+    # Coup 3's banker pair: the bead plate's third cell; the big road's second entry.
+    assert '<circle class="pair-dot pair-B" cx="4" cy="44" r="3">' in bead_svg
+    assert '<circle class="pair-dot pair-B" cx="24" cy="4" r="3">' in big_svg
+    assert bead_svg.count("pair-dot") == 3 and bead_svg.count("natural-dot") == 1
+    assert bead.description.startswith("Banker (player pair, banker pair, natural), Tie, Player (")
+
+
+def test_ask_player_and_ask_banker_are_drawn_on_the_roads() -> None:
+    """The mark each road would get from one more Player or Banker win, on the road
+    itself, where that mark would go; the words beside say the same."""
+    from baccarat.board.statistics import shoe_board
+
+    board = shoe_board(_coups("banker", "banker", "player", "player", "banker", "player"))
+    for road in board.roads:
+        svg = str(road.svg_marks())
+        for side in ("P", "B"):
+            if road.name in ("bead", "big"):
+                assert f'<g class="ask-preview ask-{side}">' in svg
+    big = board.road("big")
+    # Banker, Banker | Player, Player | Banker | Player: a Player win lengthens the last
+    # column (column 3, row 1), a Banker win starts column 4.
+    assert (big.asks["P"].column, big.asks["P"].row, big.asks["P"].value) == (3, 1, "P")
+    assert (big.asks["B"].column, big.asks["B"].row, big.asks["B"].value) == (4, 0, "B")
+    for name in ("big_eye_boy", "small_road", "cockroach_pig"):
+        road = board.road(name)
+        for side in ("P", "B"):
+            expected = board.asks[side][name]
+            if expected is None:
+                assert side not in (road.asks or {})
+            else:
+                assert road.asks[side].value == expected
+                assert f'<g class="ask-preview ask-{side}">' in str(road.svg_marks())
 
 
 def test_boards_that_show_the_same_share_a_signature() -> None:
