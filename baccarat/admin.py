@@ -2,14 +2,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
 from django.dispatch import Signal
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from baccarat.admin_forms import TableConfigForm, table_config
+from baccarat.admin_forms import TableConfigForm, chips_above_every_maximum, table_config
 from baccarat.full import croupier
 from baccarat.models import Bet, Play, PracticeSession, Round, Shoe, Table
 from baccarat.play import stacks
@@ -68,6 +69,19 @@ class TableAdmin(admin.ModelAdmin):
             if before != after:
                 table_config_changed.send(
                     sender=Table, table=obj, changed_by=request.user, before=before, after=after
+                )
+            above = chips_above_every_maximum(obj)
+            if above:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "The %(chips)s chip is worth more than any bet at this table allows:"
+                        " players see it in the rack, unusable, and bet with the others.",
+                        "The %(chips)s chips are worth more than any bet at this table allows:"
+                        " players see them in the rack, unusable, and bet with the others.",
+                        len(above),
+                    )
+                    % {"chips": ", ".join(format_money(chip) for chip in above)},
                 )
             if before and before["is_active"] and not obj.is_active:
                 # Closed: the players' chips go back to their wallets now (the recovery

@@ -185,12 +185,20 @@ class TableConfigForm(forms.ModelForm[Table]):
         highest = max(
             (data[f] for f in LIMIT_FIELDS if f.startswith("max_") and data.get(f)), default=0
         )
-        if chips and highest and chips[-1] > highest:
+        # Seed 000 itself racks a 500 € chip at a table whose bets go up to 300 €: a chip
+        # above every maximum is allowed (the rack shows it unusable, the admin is told on
+        # saving), but a rack of nothing but such chips is not.
+        if chips and highest and chips[0] > highest:
             self.add_error(
                 "chip_values",
-                _("The largest chip (%(chip)s) is worth more than any bet allows (%(max)s).")
-                % {"chip": format_money(chips[-1]), "max": format_money(highest)},
+                _("The smallest chip (%(chip)s) is worth more than any bet allows (%(max)s).")
+                % {"chip": format_money(chips[0]), "max": format_money(highest)},
             )
         if data.get("decks") == 1 and data.get("reshuffle") == Table.Reshuffle.CUT_CARD:
             self.add_error("reshuffle", _("A single deck is reshuffled before every coup."))
         return data
+
+
+def chips_above_every_maximum(table: Table) -> list[int]:
+    """The table's chips worth more than any of its bets allows: racked, never placeable."""
+    return [value for value, usable in table.chip_rack() if not usable]

@@ -131,6 +131,12 @@ class Table(models.Model):
             limits["banker_pair"] = (self.min_pair, self.max_pair)
         return limits
 
+    def chip_rack(self) -> list[tuple[int, bool]]:
+        """Each chip value with whether any bet here can take it (seed 000 racks a 500 €
+        chip beside a 300 € maximum: shown, never placeable)."""
+        highest = max(high for _low, high in self.limits().values())
+        return [(value, value <= highest) for value in self.chip_values]
+
     def rule_snapshot(self) -> dict[str, Any]:
         """The rule values a round is played under, copied into the round."""
         return {

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.urls import reverse
 
@@ -74,7 +76,14 @@ def test_table_admin_changes_a_table_and_the_audit_log_records_it(
         ({"chip_values": [100, 200, 300, 400, 500, 600]}, "chip_values", "at most five"),
         ({"chip_values": "1; five"}, "chip_values", "is not an amount in euros"),
         ({"chip_values": "1,5; 2"}, "chip_values", "is not an amount in euros"),
-        ({"chip_values": [100, 100000]}, "chip_values", "more than any bet allows"),
+        (
+            {
+                "chip_values": [50000],
+                **{f"max_{kind}": 30000 for kind in ("player", "banker", "tie", "pair")},
+            },
+            "chip_values",
+            "smallest chip (€500.00) is worth more than any bet allows (€300.00)",
+        ),
         ({"max_tie": "10**30"}, "max_tie", "Enter a number"),
         ({"min_player": "1.001"}, "min_player", "2 decimal places"),
         ({"tie_pays": 7}, "tie_pays", "Select a valid choice"),
@@ -190,3 +199,38 @@ def test_game_history_is_read_only_for_everyone(client, alice, single_table, pla
     assert client.get(reverse("admin:baccarat_play_change", args=[play.pk])).status_code == 200
     shoes = reverse("admin:baccarat_shoe_changelist")
     assert client.get(shoes, {"state__order__regex": "^.{2}"}).status_code == 400
+
+
+def test_every_demo_table_saves_in_the_admin_unchanged(client, table_admin):
+    """seed_demo's tables pass the admin's own validation as they are (issue 39), Salon
+    Privé's 500 € chip beside its 300 € maximum as seed 000 has them, which the admin is
+    told about."""
+    from django.core.management import call_command
+
+    from casino.management.commands.seed_demo import DEMO_TABLES
+
+    call_command("seed_demo", stdout=io.StringIO())
+    client.force_login(table_admin)
+    for fields in DEMO_TABLES:
+        table = Table.objects.get(slug=dict(fields)["slug"])
+        before = table_config(table)
+        response = change(client, table)
+        assert response.status_code == 302, (table.slug, response.context["adminform"].form.errors)
+        table.refresh_from_db()
+        assert table_config(table) == before
+    salon = Table.objects.get(slug="salon-prive")
+    assert salon.chip_values[-1] == 50000 and salon.max_player == 30000
+    page = client.get(reverse("admin:baccarat_table_changelist"))
+    assert page.status_code == 200
+
+
+def test_a_chip_above_every_maximum_is_saved_and_the_admin_told(client, table_admin, single_table):
+    client.force_login(table_admin)
+    highest = max(single_table.max_player, single_table.max_banker, single_table.max_tie)
+    chips = [100, 500, highest + 100]
+    response = change(client, single_table, chip_values=chips)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    single_table.refresh_from_db()
+    assert single_table.chip_values == chips
+    shown = [str(m) for m in client.get(response.url).context["messages"]]
+    assert any("worth more than any bet at this table allows" in m for m in shown), shown
