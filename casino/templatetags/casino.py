@@ -10,6 +10,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString
 
 from baccarat.board import card_names
+from baccarat.board.chips import chip_stack as _chip_stack
 from baccarat.board.fragments import render_fragment
 from wallet.formatting import format_money
 
@@ -32,6 +33,12 @@ def units(cents: int | None) -> str:
     if cents is None:
         return ""
     return str(int(cents) // 100) if int(cents) % 100 == 0 else format_money(cents)
+
+
+@register.filter
+def chip_stack(cents: int | None, values: list[int] | None) -> list[int]:
+    """A stake as the chips of the table's rack that make it (``baccarat.board.chips``)."""
+    return _chip_stack(cents or 0, values or [])
 
 
 @register.filter

@@ -50,27 +50,38 @@
     return found;
   }
 
+  // A seat's bets as chips on the seat's own boxes, one a spot of the table (the letters
+  // seats.html gives the seats), as seats.html draws them; a box without a bet stays empty.
   function drawStakes(data) {
     var seat = seatEl(data.seat);
     if (!seat || seat.classList.contains("free")) return;
     var old = seat.querySelector(".seat-bets");
     var stakes = data.stakes || {};
-    var spans = [];
-    (words.spots || []).forEach(function (pair) {
-      var amount = stakes[pair[0]];
-      if (!amount) return;
-      var bet = document.createElement("span");
-      bet.className = "seat-bet";
-      var letter = document.createElement("abbr");
-      letter.textContent = pair[1];
-      bet.appendChild(letter);
-      bet.appendChild(document.createTextNode(" " + money(amount)));
-      spans.push(bet);
-    });
-    if (!spans.length) { if (old) old.remove(); return; }
+    var byLetter = {};
+    (words.spots || []).forEach(function (pair) { if (stakes[pair[0]]) byLetter[pair[1]] = stakes[pair[0]]; });
+    var seats = document.querySelector(".seats[data-letters]");
+    var letters = seats ? JSON.parse(seats.dataset.letters) : ["P", "B", "T"];
     var bets = document.createElement("span");
     bets.className = "seat-bets";
-    spans.forEach(function (bet) { bets.appendChild(bet); });
+    letters.forEach(function (letter) {
+      var amount = byLetter[letter] || 0;
+      var bet = document.createElement("span");
+      bet.className = "seat-bet seat-bet-" + letter + (amount ? " has-bet" : "");
+      var abbr = document.createElement("abbr");
+      abbr.textContent = letter;
+      bet.appendChild(abbr);
+      if (amount) {
+        bet.appendChild(document.createTextNode(" "));
+        if (window.casinoChipStack) bet.appendChild(window.casinoChipStack(amount));
+        var figure = document.createElement("span");
+        figure.className = "seat-amount";
+        figure.textContent = money(amount);
+        bet.appendChild(figure);
+      } else {
+        bet.setAttribute("aria-hidden", "true");
+      }
+      bets.appendChild(bet);
+    });
     if (old) { old.replaceWith(bets); return; }
     var status = seat.querySelector(".seat-status");
     seat.insertBefore(bets, status || null);
@@ -208,7 +219,8 @@
     b.querySelectorAll(".form-errors, p.message").forEach(function (el) { el.remove(); });
     document.querySelectorAll(".seats .seat:not(.free)").forEach(function (seat) {
       ["deal", "pass", "timeout"].forEach(function (d) { seat.classList.remove("decided-" + d); });
-      seat.querySelectorAll(".seat-bets, .seat-cut").forEach(function (el) { el.remove(); });
+      seat.querySelectorAll(".seat-cut").forEach(function (el) { el.remove(); });
+      drawStakes({ seat: seat.dataset.seat, stakes: {} }); // its boxes, empty
       child(seat, "seat-status").textContent = words.deciding || "";
     });
     if (template) {

@@ -144,6 +144,37 @@
     return moneyFormat.prefix + units + moneyFormat.decimal + (hundredths < 10 ? "0" : "") + hundredths + moneyFormat.suffix;
   }
   window.casinoMoney = money; // the full table's script draws other seats' chips with it
+  // A stake as a stack of the table's chips, as the server draws it (baccarat/board/
+  // chips.py, templates/jinja2/baccarat/chips.html): greedily from the largest chip, the
+  // largest at the bottom, six at most; the amount is written beside it.
+  var STACK_HEIGHT = 6;
+  function chipValues() {
+    var el = document.querySelector("[data-chip-values]");
+    if (el) { try { return JSON.parse(el.dataset.chipValues); } catch (e) { /* drawn below */ } }
+    return Array.prototype.map.call(
+      document.querySelectorAll('#chip-rack input[name="amount"]'),
+      function (input) { return Number(input.value); });
+  }
+  function chipStack(cents) {
+    var stack = document.createElement("span");
+    stack.className = "chip-stack";
+    stack.setAttribute("aria-hidden", "true");
+    var left = Math.max(0, Math.floor(Number(cents) || 0));
+    var places = chipValues().map(function (value, i) { return [i + 1, Number(value)]; })
+      .sort(function (a, b) { return b[1] - a[1]; });
+    for (var i = 0; i < places.length && stack.childNodes.length < STACK_HEIGHT; i++) {
+      if (places[i][1] <= 0) continue;
+      var count = Math.floor(left / places[i][1]);
+      left -= count * places[i][1];
+      for (var c = 0; c < count && stack.childNodes.length < STACK_HEIGHT; c++) {
+        var chip = document.createElement("span");
+        chip.className = "stack-chip sc-" + places[i][0];
+        stack.appendChild(chip);
+      }
+    }
+    return stack;
+  }
+  window.casinoChipStack = chipStack;
   function readLayout() {
     var b = board();
     var stakes = {};
@@ -234,10 +265,7 @@
       box.textContent = "";
       var part = document.createElement("span");
       if (stake) {
-        var chips = document.createElement("span");
-        chips.className = "chip-stack";
-        chips.setAttribute("aria-hidden", "true");
-        box.appendChild(chips);
+        box.appendChild(chipStack(stake));
         part.className = "amount";
         part.textContent = money(stake);
       } else {
