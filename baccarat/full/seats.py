@@ -42,7 +42,9 @@ def seat_take(*, table: Table, player: User, number: int, buy_in: int, reference
 
     Sitting twice (a double click, two tabs) keeps the first seat. A player who still has
     chips here may sit down with them alone (``buy_in`` 0). ``seat.first_at_table``: the
-    table was empty (its croupier has nothing planned yet).
+    table was empty (its croupier has nothing planned yet). ``seat.moved_from``: the seat
+    asked for when it was taken first and the player got the next free one (else None),
+    so the player can be told (seeds 000/001).
     """
     with table_change(table.pk) as table:
         if not table.is_active or table.kind != Table.Kind.FULL:
@@ -69,6 +71,7 @@ def seat_take(*, table: Table, player: User, number: int, buy_in: int, reference
                 continue
             event_write(table, "sit", seat=seat.number, player=player.username, wanted=number)
             seat.first_at_table = not taken  # type: ignore[attr-defined]
+            seat.moved_from = number if candidate != number else None  # type: ignore[attr-defined]
             return seat
         raise RoundError("table_full")
 

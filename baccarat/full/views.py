@@ -309,6 +309,7 @@ def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpRespon
 
 def full_sit(request: HttpRequest, table: Table) -> HttpResponse:
     form = SitForm(request.POST)
+    notices: list[str] = []
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -322,6 +323,13 @@ def full_sit(request: HttpRequest, table: Table) -> HttpResponse:
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
         else:
+            moved_from = getattr(seat, "moved_from", None)
+            if moved_from is not None:
+                # Lost a race for the seat (seeds 000/001: the next free seat is given).
+                notices.append(
+                    _("Seat %(wanted)s was taken a moment before you; you sit at seat %(seat)s.")
+                    % {"wanted": moved_from, "seat": seat.number}
+                )
             if getattr(seat, "first_at_table", False):
                 # The first player starts the table; later ones join what it has planned
                 # (and the recovery sweep ticks every table with players anyway).
@@ -334,7 +342,10 @@ def full_sit(request: HttpRequest, table: Table) -> HttpResponse:
             error for errors in form.errors.values() for error in errors
         ]
         return render_full_table(request, table, sit_form=retry)
-    return _answer(request, table, form)
+    if not request.htmx:  # type: ignore[attr-defined]
+        for notice in notices:  # told on the page the redirect leads to
+            messages.info(request, notice)
+    return _answer(request, table, form, notices=notices)
 
 
 def full_leave(request: HttpRequest, table: Table) -> HttpResponse:
