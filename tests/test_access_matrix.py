@@ -69,6 +69,7 @@ MATRIX = {
     "accounts:two_factor_verify": (None, STAFF_SECOND_FACTOR),
     "accounts:preferences": (None, SIGNED_IN),
     "accounts:set_language": (None, POST_ONLY_OPEN),
+    "accounts:sound": (None, POST_ONLY),
     "accounts:password_change": (None, SIGNED_IN),
     "accounts:password_change_done": (None, SIGNED_IN),
     "accounts:password_reset": (None, EVERYONE),

@@ -43,6 +43,14 @@ class PreferencesForm(forms.ModelForm[User]):
         fields = ("language", "reduced_motion", "sound_enabled", "show_clock")
 
 
+class SoundForm(forms.Form):
+    """The table's sound button: the sound to have ("on" or "off"), and the page to go back
+    to when the form is sent without JavaScript."""
+
+    sound = forms.ChoiceField(choices=[("on", "on"), ("off", "off")])
+    next = forms.CharField(required=False, max_length=2000)
+
+
 class LanguageForm(forms.Form):
     language = forms.ChoiceField(
         choices=LANGUAGE_CHOICES,

@@ -15,6 +15,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("preferences/", views.preferences, name="preferences"),
     path("language/", views.set_language, name="set_language"),
+    path("sound/", views.sound, name="sound"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import cast
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -11,7 +13,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from casino.accounts.forms import LanguageForm, PreferencesForm, SignupForm
+from casino.accounts.forms import LanguageForm, PreferencesForm, SignupForm, SoundForm
+from casino.accounts.models import User
 from wallet.services import wallet_open_for_new_player
 
 
@@ -46,6 +49,30 @@ def preferences(request: HttpRequest) -> HttpResponse:
         _set_language_cookie(response, user.language)
         return response
     return render(request, "accounts/preferences.html", {"form": form})
+
+
+@login_required
+@require_POST
+def sound(request: HttpRequest) -> HttpResponse:
+    """The table's sound button: turn the sound on or off, kept in the player's preferences
+    (every tab and every later visit hear it so). htmx gets the button as stored; a form
+    sent without JavaScript goes back to its page."""
+    form = SoundForm(request.POST)
+    if form.is_valid():
+        player = cast(User, request.user)  # signed in: @login_required
+        player.sound_enabled = form.cleaned_data["sound"] == "on"
+        player.save(update_fields=["sound_enabled"])
+    next_url = _safe_next(request, form.cleaned_data.get("next", ""))
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(
+            request,
+            "accounts/sound_button.html",
+            {"sound_next": next_url},
+            status=200 if form.is_valid() else 400,
+        )
+    if not form.is_valid():
+        messages.error(request, _("The sound could not be changed. Please try again."))
+    return HttpResponseRedirect(next_url)
 
 
 @require_POST
