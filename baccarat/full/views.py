@@ -73,6 +73,7 @@ def render_full_table(
         dealt = int(asked)
     just_dealt = bool(last and dealt == last.pk)
     full_page = not request.htmx  # type: ignore[attr-defined]
+    my_last = state.my_last if state.my_last and state.my_last.stake_total else None
     # A new shoe clears the felt: the last coup of the shoe before it is not shown, and
     # the statistics (every board sends them until the new shoe's first coup) are empty.
     shoe = state.shoe
@@ -94,8 +95,15 @@ def render_full_table(
         "next_spots": _spots(state, empty=True) if state.me and not state.can_bet else None,
         "deal": selectors.deal_view(last) if last and not new_shoe else None,
         "last_round": last,
-        "my_last": state.my_last if state.my_last and state.my_last.stake_total else None,
+        "my_last": my_last,
         "just_dealt": just_dealt,
+        # What the status bar shows while the cards of the round just dealt are turned: the
+        # stack as the stake left it.
+        "before": (
+            {"stack": my_last.balance_before - my_last.stake_total}
+            if just_dealt and my_last is not None and my_last.balance_before is not None
+            else None
+        ),
         "chip_unit": chip_unit(table),
         "notices": notices or [],
         **results_context(

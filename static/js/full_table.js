@@ -185,7 +185,9 @@
     return el;
   }
 
-  function turning(b) { return b.classList.contains("dealing") && !b.classList.contains("revealed"); }
+  // The board's attributes, not its classes: for its first frames htmx gives a swapped-in
+  // board the classes of the one it replaced.
+  function turning(b) { return b.hasAttribute("data-dealing") && !b.hasAttribute("data-revealed"); }
 
   // A new round opened before the last one's cards are on the board or while they are
   // still turning: drawn once they have turned (the outcome first, then the next round),

@@ -427,14 +427,16 @@
     else post({ remove: el.dataset.kind });
   });
 
-  // The reveal: the cards turn (CSS), then the result is announced and heard.
+  // The reveal: the cards turn and the outcome shows (CSS, from the board's data-dealing),
+  // then the result is announced and heard, the board and the statistics are marked
+  // revealed, and a buy-in panel the result opens (the stack ran short) opens.
   var pending = [];
   function reveal() {
     pending.forEach(clearTimeout);
     pending = [];
     var b = board();
     var announcer = document.getElementById("announcer");
-    if (!b || !b.classList.contains("dealing")) return;
+    if (!b || !b.hasAttribute("data-dealing")) return;
     var steps = Number(b.dataset.steps || 0);
     var style = getComputedStyle(table() || b);
     var step = seconds(style.getPropertyValue("--step-time")) || 0.7;
@@ -444,12 +446,34 @@
     if (!quick) {
       for (var i = 0; i < steps; i++) sound.play("card", i * step + 0.3 + turn / 2);
     }
-    pending.push(setTimeout(function () {
+    var finished = false;
+    function finish() {
+      if (finished || board() !== b) return;
+      finished = true;
       var text = document.getElementById("reveal-announcement");
       if (announcer && text) announcer.textContent = text.content.textContent.trim();
       if (Number(b.dataset.net || 0) > 0) sound.play("win");
       b.classList.add("revealed");
-    }, done));
+      b.setAttribute("data-revealed", "");
+      // The figures from before the deal go: what the board says is what it shows.
+      b.querySelectorAll(".swap > .before").forEach(function (el) { el.remove(); });
+      var stats = document.getElementById("shoe-stats");
+      if (stats && stats.hasAttribute("data-dealing")) stats.setAttribute("data-revealed", "");
+      document.querySelectorAll("details[data-opens-after-reveal]").forEach(function (panel) {
+        panel.removeAttribute("data-opens-after-reveal");
+        panel.open = true;
+      });
+    }
+    // The CSS shows the outcome when the banner appears (its animation's end); the script
+    // follows it, not its own clock, which starts later and may run ahead of a page that
+    // is busy drawing. The timer is a backstop for a banner that never animates.
+    var banner = b.querySelector(".result-banner");
+    if (banner && !quick) {
+      banner.addEventListener("animationend", function (event) {
+        if (event.target === banner && event.animationName === "appear") finish();
+      });
+    }
+    pending.push(setTimeout(finish, quick || !banner ? 0 : done + 1000));
   }
 
   // A DEAL's answer brings the statistics panel after the coup only; until the cards are
@@ -477,7 +501,7 @@
       // A new board after a DEAL shows the server's layout; after anything else (a
       // refused DEAL, a rebuy) the chips laid out here stay on it.
       if (localLayout()) {
-        if (layout.dirty && !b.classList.contains("dealing")) drawLayout(true);
+        if (layout.dirty && !b.hasAttribute("data-dealing")) drawLayout(true);
         else readLayout();
       }
       markChosen();

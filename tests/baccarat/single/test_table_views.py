@@ -207,8 +207,9 @@ def test_an_edit_of_the_layout_leaves_the_buy_in_panel_as_it_is(
 def test_a_deal_that_leaves_the_stack_below_the_minimum_opens_the_buy_in_panel(
     client: Any, alice: Any, cut_table: Table, rigged_shoe: Any
 ) -> None:
-    """The whole stack on Player, and Banker wins: the answer draws the panel again, open
-    (the lost bet stays on the layout, seed 002's repeat, but the stack cannot play it)."""
+    """The whole stack on Player, and Banker wins: the answer draws the panel again, to be
+    opened when the cards have turned (an open panel would tell the loss before them; the
+    lost bet stays on the layout, seed 002's repeat, but the stack cannot play it)."""
     rigged_shoe(cut_table, "2S 9H 3D 9C", alice)  # Player 5, Banker 8: both stand
     wallet.wallet_rebuy(player=alice, table=cut_table, amount=100, reference="last-chips")
     client.force_login(alice)
@@ -216,7 +217,8 @@ def test_a_deal_that_leaves_the_stack_below_the_minimum_opens_the_buy_in_panel(
     deal = client.post(_url("table_deal", cut_table), {}, **HTMX)
     assert Round.objects.get().outcome == Round.Outcome.BANKER
     assert b'id="buy-in"' in deal.content
-    assert b" open" in deal.content.split(b'id="buy-in"', 1)[1][:40]
+    panel = deal.content.split(b'id="buy-in"', 1)[1].split(b">", 1)[0]
+    assert b"data-opens-after-reveal" in panel and b" open" not in panel
     page = client.get(_url("table", cut_table))
     assert b" open" in page.content.split(b'id="buy-in"', 1)[1][:40]
 
