@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
+
+from django.utils import timezone
 
 from baccarat import engine
 from baccarat.board.selectors import (
@@ -88,6 +91,15 @@ class FullTableState:
     @property
     def deadline(self) -> datetime | None:
         return self.round.deadline if self.betting and self.round else None
+
+    @property
+    def seconds_left(self) -> int:
+        """The whole seconds left to bet, rounded up as the page counts them down: what
+        the timer shows before the page's script draws it (never the table's full time)."""
+        deadline = self.deadline
+        if deadline is None:
+            return 0
+        return max(0, math.ceil((deadline - timezone.now()).total_seconds()))
 
     @property
     def can_bet(self) -> bool:

@@ -169,7 +169,7 @@
     label.textContent = words.place_bets || "";
     var left = document.createElement("strong");
     left.className = "timer-seconds";
-    left.textContent = String(seconds);
+    left.textContent = String(secondsLeft(deadline));
     var unit = document.createElement("span");
     unit.className = "timer-unit";
     unit.textContent = words.seconds_unit || "";
@@ -421,10 +421,11 @@
 
   // The timer: the deadline is the server's; the page only shows what is left of it.
   var warned = {};
+  function secondsLeft(deadline) { return Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000)); }
   function tick() {
     var timer = document.querySelector(".betting-timer[data-deadline]");
     if (!timer) return;
-    var left = Math.max(0, Math.ceil((Date.parse(timer.dataset.deadline) - Date.now()) / 1000));
+    var left = secondsLeft(timer.dataset.deadline);
     var total = Number(timer.dataset.seconds) || 15;
     timer.querySelector(".timer-seconds").textContent = String(left);
     var bar = timer.querySelector(".timer-bar span");
@@ -525,6 +526,9 @@
   // The same for the player's own part (the answer to their chip or decision, with their
   // spots and buttons), without forgetting events the board may still need.
   document.addEventListener("htmx:afterSwap", function (event) {
+    // Still before the swapped board is painted: its timer shows what is left now, not
+    // what was left when the server drew it.
+    tick();
     var part = minePart();
     var target = event.detail.target;
     if (part && target && target.id === "board-mine") { // swapped out: the old element
