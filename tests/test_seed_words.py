@@ -29,7 +29,7 @@ EXACT = [
     ("de", None, "No burn", "Keine Karten weglegen"),
     ("de", None, "burn", "Karten weglegen"),
     ("de", None, "Banker wins pay 1:1 less 5%", "Gewinne auf Bank: 1:1 abzüglich 5 % Provision"),
-    ("de", "hand number", "Hand", "Coup"),
+    ("de", "hand number", "Hand", "Hand"),  # seed 003: Hände
     ("de", "player or banker", "Hand", "Blatt"),
     ("it", None, "Deal", "Dai le carte"),
     ("it", None, "Shoe", "Mazzo"),
@@ -40,7 +40,7 @@ EXACT = [
     ("it", None, "stands", "sta"),
     ("it", None, "Chip", "Gettone"),
     ("it", None, "bet", "puntata"),
-    ("it", "hand number", "Hand", "Colpo"),
+    ("it", "hand number", "Hand", "Mano"),  # seed 001: la mano
     ("nl", None, "Protocol", "Spelgeschiedenis"),
     ("nl", None, "Protocols", "Spelgeschiedenis"),
     ("nl", None, "Back to the protocol", "Terug naar de spelgeschiedenis"),
@@ -87,7 +87,8 @@ CONTAINS = [
     ("it", None, DEAL_STARTS, ["DAI LE CARTE", "gettoni"]),
     ("it", None, BANKER_TABLE, ["P pesca"]),
     ("it", None, BURN, ["mazzo", "bruciano"]),
-    ("it", None, CUT_CARD, ["Dopo %(percent)s%% delle carte"]),
+    # No article before a percentage that may be 50 to 95 ("l'89%", "il 75%"): words.
+    ("it", None, CUT_CARD, ["dopo %(percent)s carte su cento"]),
     ("nl", None, DEAL_OR_PASS, ["Kaarten delen", "Passen"]),
     ("nl", None, DEAL_STARTS, ["KAARTEN DELEN", "fiches"]),
     ("nl", None, BANKER_TABLE, ["P past"]),

@@ -162,7 +162,7 @@ def test_words_are_in_the_players_language(
     assert (row["Ergebnis"], row["outcome_code"]) == ("Bank", "banker")
     assert (row["Status"], row["status_code"]) == ("Gespielt", "played")
     # The round and the hand number are two columns with two names.
-    assert "Runde" in row and "Coup" in row
+    assert "Runde" in row and "Hand" in row
 
 
 def test_a_void_round_shows_its_reason(
