@@ -48,7 +48,8 @@ def _names(language: str | None) -> dict[str, str]:
 
 
 def card_name(code: str) -> str:
-    """``"TH"`` as "Ten of hearts" (German "Zehn Herz", Italian "Dieci di cuori")."""
+    """``"TH"`` as "Ten of hearts" (German "Herz-Zehn", Italian "Dieci di cuori", Dutch
+    "hartentien")."""
     code = code.strip().upper()
     return card_names().get(code, code)
 
