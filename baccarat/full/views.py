@@ -162,6 +162,7 @@ def _script_words() -> dict[str, Any]:
         "seat": _("Seat %(number)s"),
         "you": _("you"),
         "closed": _("No more bets: the cards are being dealt."),
+        "dismiss": _("Dismiss"),
         "spots": [[kind, selectors.SPOT_LETTERS[kind]] for kind in selectors.SPOT_ORDER],
     }
 

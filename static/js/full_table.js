@@ -218,7 +218,7 @@
     var fresh = timerEl(data.deadline, data.seconds);
     if (timer) timer.replaceWith(fresh);
     else b.insertBefore(fresh, b.querySelector(".felt"));
-    b.querySelectorAll(".form-errors, p.message").forEach(function (el) { el.remove(); });
+    pruneNotices(); // a round has opened: what the player was told goes once seen a while
     document.querySelectorAll(".seats .seat:not(.free)").forEach(function (seat) {
       ["deal", "pass", "timeout"].forEach(function (d) { seat.classList.remove("decided-" + d); });
       seat.querySelectorAll(".seat-cut").forEach(function (el) { el.remove(); });
@@ -402,6 +402,7 @@
       if ((data.kind === "sit" || data.kind === "leave") && data.player === me) chatRefresh(true);
       if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
       if (data.kind === "round_void") voided = true;
+      if (data.kind === "round_open") roundsOpened += 1;
       if (data.kind === "bets" || data.kind === "decision") window.casinoSound && window.casinoSound.play("chip");
       if (draw(data) && !gap) { drawn.push(data); }
       else { fetchFor(data); return; }
@@ -423,6 +424,7 @@
   var warned = {};
   function secondsLeft(deadline) { return Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000)); }
   function tick() {
+    pruneNotices();
     var timer = document.querySelector(".betting-timer[data-deadline]");
     if (!timer) return;
     var left = secondsLeft(timer.dataset.deadline);
@@ -527,8 +529,14 @@
   // spots and buttons), without forgetting events the board may still need.
   document.addEventListener("htmx:afterSwap", function (event) {
     // Still before the swapped board is painted: its timer shows what is left now, not
-    // what was left when the server drew it.
+    // what was left when the server drew it, and the player's notices stay on it.
     tick();
+    var swapped = event.detail.elt;
+    if (swapped && (swapped.id === "board" || swapped.id === "board-mine")) {
+      var config = event.detail.requestConfig;
+      var from = config && config.elt;
+      keepNotices(!!from && from !== table && from !== document.body);
+    }
     var part = minePart();
     var target = event.detail.target;
     if (part && target && target.id === "board-mine") { // swapped out: the old element
@@ -566,7 +574,80 @@
     }
   });
 
+  // The player's notices and refusals (the answer to their own action, or a board asked
+  // for with ?notices=1) stay while the board is drawn anew for other events, until the
+  // player has seen them: until dismissed (×), until their next action is answered with
+  // what it says, or once a round has opened since and they have been on screen
+  // NOTICE_MS (counted again from when a hidden page shows).
+  var NOTICE_MS = 8000;
+  var NOTICE_PLACES = "#board-mine > .form-errors, #board-mine > p.message," +
+    " #board > .form-errors, #board > p.message, #sit > .form-errors";
+  var notices = []; // {el, sit, since, opened}
+  var roundsOpened = 0; // round_open events this page has had
+
+  function noteNotice(el) {
+    el.classList.add("kept-notice");
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "notice-dismiss";
+    close.setAttribute("aria-label", words.dismiss || "");
+    close.textContent = "×";
+    el.appendChild(close);
+    var parent = el.parentNode;
+    notices.push({ el: el, sit: !!parent && parent.id === "sit", since: Date.now(), opened: roundsOpened });
+  }
+
+  // Where the board writes a spectator's notices: before the timer, the cut and the felt.
+  function noticePlace(b) { return b.querySelector(":scope > .betting-timer, :scope > .cut-offer, :scope > .felt"); }
+
+  // A kept notice put back where the server writes it; false when that place is gone.
+  function placeNotice(notice) {
+    if (notice.sit) {
+      var panel = document.getElementById("sit");
+      if (!panel || panel.hidden) return false;
+      panel.insertBefore(notice.el, panel.querySelector(":scope > form, :scope > p.message"));
+      return true;
+    }
+    var mine = minePart();
+    if (mine) { mine.appendChild(notice.el); return true; }
+    var b = board();
+    if (!b) return false;
+    b.insertBefore(notice.el, noticePlace(b));
+    return true;
+  }
+
+  function keepNotices(own) {
+    if (own) { // the answer to this player's action tells what is to be told now
+      notices = notices.filter(function (notice) { return document.contains(notice.el); });
+    }
+    notices = notices.filter(function (notice) { return document.contains(notice.el) || placeNotice(notice); });
+    document.querySelectorAll(NOTICE_PLACES).forEach(function (el) {
+      if (!el.classList.contains("kept-notice")) noteNotice(el);
+    });
+  }
+
+  function pruneNotices() {
+    var now = Date.now();
+    notices = notices.filter(function (notice) {
+      if (document.hidden) { notice.since = now; return true; } // not seen yet
+      if (roundsOpened > notice.opened && now - notice.since >= NOTICE_MS) {
+        notice.el.remove();
+        return false;
+      }
+      return true;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest(".notice-dismiss");
+    if (!close) return;
+    var el = close.parentNode;
+    notices = notices.filter(function (notice) { return notice.el !== el; });
+    if (el) el.remove();
+  });
+
   connect();
+  keepNotices(true);
   tick();
   keepCutChoice();
   var startLog = document.getElementById("chat-log");
