@@ -34,6 +34,7 @@ class SeatView:
     in_round: bool = False  # seated when the round opened (a newcomer waits)
     net: int | None = None  # what the seat won or lost in the round just dealt
     offered_cut: bool = False
+    holds_shoe: bool = False  # cut the shoe: the bank for the hand after the cut
 
     @property
     def free(self) -> bool:
@@ -58,6 +59,10 @@ class FullTableState:
     my_last: Play | None  # the viewer's part in it
     shoe: Shoe | None
     cut_range: tuple[int, int] | None = None  # where the viewer may cut, when offered
+    # Seeds 000/001: who cut holds the shoe (is the bank) for the hand after the cut; the
+    # seat, while that hand is played and shown. ``shoe_hand_over``: it has been dealt.
+    shoe_holder: SeatView | None = None
+    shoe_hand_over: bool = False
 
     @property
     def total_stake(self) -> int:
@@ -195,7 +200,34 @@ def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     )
     if state.cut_offered_to_me and shoe is not None:
         state.cut_range = engine.cut_range(len(shoe.state["order"]) // 2)
+    _find_shoe_holder(state, taken, open_round)
     return state
+
+
+def _find_shoe_holder(
+    state: FullTableState, taken: dict[int, Seat], open_round: Round | None
+) -> None:
+    """The seat holding the shoe: its player cut it, and the shoe's first hand is still to
+    be dealt, or is the last one dealt while no other round has opened."""
+    shoe, last = state.shoe, state.last_round
+    if shoe is None or shoe.cut_by_id is None or shoe.cut_position is None:
+        return
+    if shoe.hands_dealt == 0:
+        state.shoe_hand_over = False
+    elif (
+        open_round is None
+        and last is not None
+        and last.shoe_id == shoe.pk
+        and last.hand_number == 1
+    ):
+        state.shoe_hand_over = True
+    else:
+        return
+    for view in state.seats:
+        seat = taken.get(view.number)
+        if seat is not None and seat.player_id == shoe.cut_by_id:
+            view.holds_shoe = True
+            state.shoe_holder = view
 
 
 def viewer_state(*, table: Table, viewer: User) -> FullTableState | None:

@@ -100,6 +100,8 @@
   function drawSeat(data, taken) {
     var seat = seatEl(data.seat);
     if (!seat) return;
+    var holder = document.querySelector(".shoe-holder[data-seat='" + data.seat + "']");
+    if (holder && !taken) holder.remove();
     var seated = !!board() && board().dataset.mySeat;
     while (seat.firstChild) seat.removeChild(seat.firstChild);
     seat.className = "seat" + (taken ? "" : " free");
@@ -219,6 +221,7 @@
     if (timer) timer.replaceWith(fresh);
     else b.insertBefore(fresh, b.querySelector(".felt"));
     pruneNotices(); // a round has opened: what the player was told goes once seen a while
+    b.querySelectorAll("[data-hand-over]").forEach(function (el) { el.remove(); }); // the shoe's holder
     document.querySelectorAll(".seats .seat:not(.free)").forEach(function (seat) {
       ["deal", "pass", "timeout"].forEach(function (d) { seat.classList.remove("decided-" + d); });
       seat.querySelectorAll(".seat-cut").forEach(function (el) { el.remove(); });
