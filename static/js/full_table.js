@@ -649,6 +649,38 @@
     if (el) el.remove();
   });
 
+  // Sitting down while the last coup's cards still turn: the answer's board waits, so the
+  // reveal is not cut short. The seat, the sitting panel and what the answer tells are
+  // drawn now; the board is fetched once the cards have turned.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var b = board();
+    var config = event.detail.requestConfig;
+    var from = config && config.elt;
+    if (!b || event.detail.target !== b || !event.detail.shouldSwap || !turning(b)) return;
+    if (!from || !from.closest || !from.closest("#sit")) return;
+    event.detail.shouldSwap = false;
+    var answer = document.createElement("template");
+    answer.innerHTML = event.detail.serverResponse;
+    var fresh = answer.content.querySelector("#board");
+    var panel = answer.content.querySelector("#sit");
+    var shown = document.getElementById("sit");
+    if (panel && shown) {
+      panel.removeAttribute("hx-swap-oob");
+      shown.replaceWith(panel);
+      if (window.htmx) window.htmx.process(panel);
+    }
+    var number = fresh && fresh.dataset.mySeat;
+    if (!number) { keepNotices(true); return; } // refused: the sitting panel says why
+    var seat = seatEl(number);
+    var mine = fresh.querySelector(".seat[data-seat='" + number + "']");
+    if (seat && mine) seat.replaceWith(mine);
+    fresh.querySelectorAll("#board-mine > .form-errors, #board-mine > p.message").forEach(function (el) {
+      b.insertBefore(el, noticePlace(b));
+    });
+    keepNotices(true);
+    refresh();
+  });
+
   connect();
   keepNotices(true);
   tick();
