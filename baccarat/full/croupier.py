@@ -255,6 +255,10 @@ def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
             betting.write_stakes(play=play, stakes={})
             play.decision = Play.Decision.PASS
             play.save(update_fields=["decision"])
+        if raised:  # every page shows the stakes as they are played, not as they were
+            event_write(
+                table, "bets", round=round.pk, seat=seat.number, stakes=betting.stakes_of(play)
+            )
         event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
         seats = db.table_seats(table_id=table.pk)  # written out: read on every decision
         if _all_decided(round, _in_round(round, seats)):
