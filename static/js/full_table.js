@@ -370,7 +370,8 @@
     }
   }
 
-  // The window opens and closes (seeds 000/001: "Chat" and the "x"); the page remembers.
+  // The window opens and closes (seeds 000/001: "Chat" and the "x", or Escape in it); it
+  // lies over the page (table.css), closed until the player opens it; the page remembers.
   function chatOpen(open) {
     var win = document.getElementById("chat");
     if (!win) return;
@@ -380,7 +381,16 @@
     });
     try { window.localStorage.setItem("casino.chat", open ? "open" : "closed"); } catch (e) { /* private mode */ }
   }
-  try { if (window.localStorage.getItem("casino.chat") === "closed") chatOpen(false); } catch (e) { /* private mode */ }
+  var chatStored = null;
+  try { chatStored = window.localStorage.getItem("casino.chat"); } catch (e) { /* private mode */ }
+  if (chatStored !== "open") chatOpen(false);
+  document.addEventListener("keydown", function (event) {
+    var win = document.getElementById("chat");
+    if (event.key !== "Escape" || !win || win.hidden || !win.contains(document.activeElement)) return;
+    chatOpen(false);
+    var opener = document.querySelector(".chat-toggle");
+    if (opener) opener.focus();
+  });
   document.addEventListener("click", function (event) {
     var toggle = event.target.closest && event.target.closest("[data-chat-toggle]");
     if (!toggle) return;
@@ -445,6 +455,9 @@
     } else if (left === 5 && !warned[key + "5"]) {
       warned[key + "5"] = true;
       if (announcer) announcer.textContent = table.dataset.warnFive;
+      window.casinoSound && window.casinoSound.play("tick");
+    } else if (left > 0 && left < 5 && !warned[key + left]) {
+      warned[key + left] = true; // the last seconds tick, one a second
       window.casinoSound && window.casinoSound.play("tick");
     }
   }

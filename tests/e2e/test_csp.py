@@ -168,6 +168,7 @@ def test_a_player_plays_and_reports_no_violation(watched, tables):
         timeout=20_000
     )
     assert len(page.evaluate("window.tableEvents.seqs")) > 5  # live, over the stream
+    page.locator(".chat-toggle").click()
     page.fill("#chat-text", "good luck")
     page.press("#chat-text", "Enter")
     expect(page.locator("#chat-log")).to_contain_text("good luck")

@@ -67,6 +67,8 @@ def test_write_report_and_mute_across_browsers(browser, asgi_server, contexts):
         )
     for page in (a, b):
         page.reload()
+        expect(page.locator("#chat")).to_be_hidden()  # closed until the player opens it
+        page.locator(".chat-toggle").click()
         expect(page.locator("#chat-form")).to_be_visible()
 
     # Alice writes (Enter sends); the text arrives as text, in the log and at her seat.

@@ -92,3 +92,12 @@ def test_the_sound_needs_the_csrf_token(alice):
     assert response.status_code == 403
     alice.refresh_from_db()
     assert alice.sound_enabled is False
+
+
+def test_the_table_shows_the_button_as_stored(client, alice, single_table):
+    alice.sound_enabled = True
+    alice.save()
+    client.force_login(alice)
+    html = client.get(reverse("baccarat:table", args=[single_table.slug])).content.decode()
+    assert 'data-sound="on"' in html
+    assert 'class="sound-toggle" aria-pressed="true"' in html
