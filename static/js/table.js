@@ -385,16 +385,34 @@
     if (el && !el.disabled) el.click();
   }
 
+  // Enter deals (seed 000: "Eingabetaste: Geben") wherever the focus is, but in a text
+  // field, a list or a dialog, and on a control the player reached with the keyboard
+  // (Tab, and shown as such: :focus-visible), which does what it says. A button or link
+  // merely clicked (Rules, Version, a rebuy), or given the focus back by a closing dialog,
+  // never keeps Enter.
+  var tabbing = false;
+  var tabbedTo = null;
+  document.addEventListener("keydown", function (event) { tabbing = event.key === "Tab"; }, true);
+  document.addEventListener("pointerdown", function () { tabbing = false; tabbedTo = null; }, true);
+  document.addEventListener("focusin", function (event) {
+    tabbedTo = tabbing ? event.target : null;
+    tabbing = false;
+  }, true);
+  function keepsEnter(target) {
+    var control = target && target.closest && target.closest("button, a, summary");
+    return !!control && control === tabbedTo && control.matches(":focus-visible");
+  }
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (!board() || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (target && target.closest && target.closest("input:not([type=radio]), textarea, select, dialog[open]")) return;
+    if (target && target.closest && target.closest(
+      "input:not([type=radio]), textarea, select, dialog[open], [role=dialog], [role=alertdialog]")) return;
     var key = event.key;
     if (KEY_SPOTS[key]) { placeChip(KEY_SPOTS[key]); }
     else if (key === "0") { press("btn-rebet"); }
     else if (key === "Enter") {
-      // A focused button or link does what it says; anywhere else Enter deals.
-      if (target && target.closest && target.closest("button, a, summary")) return;
+      if (keepsEnter(target)) return;
       press("btn-deal");
     }
     else if (key === "Delete" || key === ".") { press("btn-clear"); }
