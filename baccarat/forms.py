@@ -143,8 +143,9 @@ class EmptyForm(forms.Form):
 
 class ExitForm(forms.Form):
     """EXIT; ``confirm`` when the player agreed to leave with chips on the layout.
-    ``layout_stake``: the chips the page's script has laid out (it keeps the layout), so
-    that EXIT asks about what the player sees."""
+    ``layout_stake``: the chips the player laid out in the page (its script keeps the
+    layout; the last round's bets shown again and untouched are none), so that EXIT asks
+    about what the player staked."""
 
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
     layout_stake = forms.IntegerField(

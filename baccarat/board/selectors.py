@@ -145,6 +145,12 @@ class TableState:
         return sum(self.stakes.values())
 
     @property
+    def staked(self) -> int:
+        """The chips staked in the round the player is betting on: the last round's bets
+        shown again (``carried``, which DEAL alone plays again) are not staked."""
+        return 0 if self.carried else self.total_stake
+
+    @property
     def last_stakes(self) -> dict[str, int]:
         """The bets of the player's last finished round here (what REBET lays again)."""
         return {bet.kind: bet.stake for bet in self.last.bets.all()} if self.last else {}

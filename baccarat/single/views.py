@@ -332,7 +332,9 @@ def table_rebuy(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
-    """Leave: bets back, the stack to the wallet (asked first when chips are on the layout)."""
+    """Leave: bets back, the stack to the wallet; asked first when chips are staked: laid
+    out by the player in the page (``layout_stake``) or on the server in a round open for
+    bets, not the last round's bets shown again."""
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     if table.kind == Table.Kind.FULL:
         return full_views.full_leave(request, table)
@@ -340,8 +342,7 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
     returned: int | None = None
     if form.is_valid():
         state = selectors.table_state(table=table, player=request.user)  # type: ignore[arg-type]
-        shown = form.cleaned_data["layout_stake"]
-        on_layout = state.total_stake if shown is None else shown
+        on_layout = max(form.cleaned_data["layout_stake"] or 0, state.staked)
         if on_layout and not form.cleaned_data["confirm"]:
             return _render_table(request, table, confirm_exit=on_layout)
         try:

@@ -188,7 +188,7 @@
     writeDealForm();
   }
   // The layout in the forms that send it: DEAL's, and EXIT's total (it asks first when
-  // chips are laid out).
+  // the player laid chips out; the last round's bets shown again, untouched, are none).
   function writeDealForm() {
     var deal = document.getElementById("deal-form");
     var exit = document.getElementById("exit-form");
@@ -209,7 +209,7 @@
       total += layout.stakes[kind];
       if (deal) field(deal, "stake_" + kind, String(layout.stakes[kind]));
     });
-    if (exit) field(exit, "layout_stake", String(total));
+    if (exit) field(exit, "layout_stake", String(layout.carried ? 0 : total));
   }
   // Why the server would refuse these stakes, or null (betting.py: chip_edit, _check_stakes).
   function refusalOf(stakes) {

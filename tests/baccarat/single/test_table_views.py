@@ -147,6 +147,35 @@ def test_rebuy_and_exit(client_alice: Any, table: Table, seated: Any, stack_of: 
     assert stack_of(seated, table) == 0
 
 
+def test_exit_beside_the_last_rounds_bets_shown_again_asks_nothing(
+    client_alice: Any, table: Table, seated: Any, stack_of: Any
+) -> None:
+    """After a round its bets lie on the layout again (seed 002's repeat), but nothing is
+    staked: EXIT leaves at once, with the page's script (no chip laid out) or without."""
+    _bet(client_alice, table, "player", 1100)
+    client_alice.post(_url("table_deal", table), {}, **HTMX)
+    board = client_alice.get(_url("table", table), **HTMX)
+    assert b"data-carried" in board.content and b'data-stake="1100"' in board.content
+    left = client_alice.post(_url("table_exit", table), {}, **HTMX)
+    assert left.status_code == 200 and b"exit-confirm" not in left.content
+    assert left.headers["HX-Redirect"] == reverse("lobby")
+    assert stack_of(seated, table) == 0
+
+
+@pytest.mark.parametrize("laid_out", [None, 0, 500])
+def test_exit_asks_first_with_chips_staked_on_the_server(
+    client_alice: Any, table: Table, seated: Any, stack_of: Any, laid_out: int | None
+) -> None:
+    """Without the page's script every chip is a bet of a round open for bets: EXIT asks
+    first and names them, whatever the page says it laid out; leaving changes nothing yet."""
+    _bet(client_alice, table, "player", 1100)
+    data = {} if laid_out is None else {"layout_stake": laid_out}
+    asked = client_alice.post(_url("table_exit", table), data, **HTMX)
+    assert b"exit-confirm" in asked.content and b"\xe2\x82\xac11.00" in asked.content
+    assert stack_of(seated, table) == 100_00
+    assert Bet.objects.get().stake == 1100
+
+
 def test_rebet_repeats_the_last_bets(client_alice: Any, table: Table) -> None:
     _bet(client_alice, table, "banker", 2500)
     client_alice.post(_url("table_deal", table), {}, **HTMX)
