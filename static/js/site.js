@@ -49,7 +49,12 @@
     var stats = document.getElementById("shoe-stats");
     if (stats && stats !== shownStats) { shownStats = stats; roadsToNewest(); }
   });
-  window.addEventListener("resize", roadsToNewest);
+  var shownWidth = window.innerWidth; // a phone's bars coming and going are no new width
+  window.addEventListener("resize", function () {
+    if (window.innerWidth === shownWidth) return;
+    shownWidth = window.innerWidth;
+    roadsToNewest();
+  });
 
   // The table's sound button (accounts/sound_button.html): the sound goes on or off at
   // once; htmx stores the choice and answers with the button as stored; the player's

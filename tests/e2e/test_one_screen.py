@@ -360,3 +360,21 @@ def test_a_phone_on_its_side_scrolls_with_nothing_cut_off(browser, live_server):
     for spot in boxes["spot"]:
         assert spot["y"] + spot["height"] <= controls["y"], (spot, controls)
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["de", "nl"])
+def test_no_page_breaks_a_word_or_scrolls_sideways_on_a_phone(browser, live_server, language):
+    player = new_player(f"reader-{language}", language)
+    player.is_staff = True
+    player.save()
+    Table.objects.create(name="Golden Baccarat", slug="golden")
+    page = browser_page(browser, live_server.url, IPHONE_12, player)
+    problems = {}
+    for url in ("/", "/cashier/", "/protocol/", "/accounts/preferences/", "/tables/golden/rules/"):
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        found = page_problems(page)
+        if found:
+            problems[url] = found
+    page.context.close()
+    assert problems == {}
