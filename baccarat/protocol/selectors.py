@@ -15,6 +15,7 @@ from django.utils import dateformat
 from django.utils.formats import get_format
 from django.utils.timezone import get_current_timezone, localtime
 
+from baccarat.board.scores import score_words
 from baccarat.board.selectors import table_label
 from baccarat.db import player_tables
 from baccarat.models import Bet, Play, Round
@@ -102,7 +103,7 @@ class ProtocolRow:
     url: str  # the round's page
     when: str  # the round's start, short date and time
     table: str  # the table's name for people
-    outcome: str  # "Banker (8:6)", or "—" for a round without cards
+    outcome: str  # "Banker 8 – Player 6", or "—" for a round without cards
     stake: str
     net: str  # signed, or "—" for a round that was not settled
     status: str  # how the round ended: played, completed by the server, void
@@ -136,9 +137,13 @@ def protocol_rows(plays: Iterable[Any]) -> list[ProtocolRow]:
     for line in plays:
         outcome = "—"
         if line.round__outcome:
-            outcome = outcomes[line.round__outcome]
-            if line.round__player_total is not None:
-                outcome += f" ({line.round__player_total}:{line.round__banker_total})"
+            outcome = (
+                outcomes[line.round__outcome]
+                if line.round__player_total is None
+                else score_words(
+                    line.round__outcome, line.round__player_total, line.round__banker_total
+                )
+            )
         state = line.round__state
         rows.append(
             ProtocolRow(

@@ -1,5 +1,6 @@
-"""Template filters: money by the active locale (``wallet.formatting``), cards as words, roads;
-and ``{% jinja %}``, a fragment of ``templates/jinja2/`` drawn with the page's context."""
+"""Template filters: money by the active locale (``wallet.formatting``), cards and scores as
+words, roads; and ``{% jinja %}``, a fragment of ``templates/jinja2/`` drawn with the
+page's context."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django import template
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from baccarat.board import card_names
+from baccarat.board import card_names, scores
 from baccarat.board.chips import chip_stack as _chip_stack
 from baccarat.board.fragments import render_fragment
 from wallet.formatting import format_money
@@ -51,6 +52,18 @@ def card_name(code: str | None) -> str:
 def cards_named(codes: str | None) -> str:
     """A hand's card codes as words, comma separated."""
     return card_names.cards_named(codes or "")
+
+
+@register.filter
+def score_words(round: Any) -> str:
+    """A dealt round's score in words, the winner first: "Banker 8 – Player 6"."""
+    return scores.score_words(round.outcome, round.player_total, round.banker_total)
+
+
+@register.filter
+def croupier_call(round: Any) -> str:
+    """What the croupier says of a dealt round: "Banker wins, 8 to 6"."""
+    return scores.croupier_call(round.outcome, round.player_total, round.banker_total)
 
 
 @register.filter

@@ -12,6 +12,7 @@ last card is face up fails the test, whichever browser, screen or motion setting
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,6 +153,15 @@ def assert_nothing_spoiled(reveal: Reveal, *, before_deal: dict, announced: str)
     assert "statistics" in end["shown"], end
 
 
+def in_words(page, call: str, score: str) -> None:
+    """The banner: the croupier's call, the score in words; no score written as odds."""
+    banner = page.locator(".result-banner")
+    expect(banner.locator(".croupier-call")).to_contain_text(call)
+    expect(banner.locator(".score")).to_have_text(score)
+    for text in (banner.inner_text(), page.locator("#board .status-bar").inner_text()):
+        assert not re.search(r"\b[0-9]:[0-9]\b", text), text
+
+
 def status_now(page) -> dict:
     return page.evaluate(
         """() => {
@@ -212,6 +222,9 @@ def test_the_first_deal_after_a_page_load_shows_nothing_before_its_last_card(
     assert_nothing_spoiled(
         reveal, before_deal=before, announced=page.locator("#announcer").inner_text().strip()
     )
+    # The result in words, the winner first, and no score written as odds.
+    in_words(page, "Player wins, 9 to 8", "Player 9 – Banker 8")
+    expect(page.locator("#last-outcome")).to_contain_text("Player 9 – Banker 8 · ")
     page.context.close()
 
 
@@ -331,6 +344,7 @@ def test_a_full_table_round_shows_nothing_before_its_last_card_in_any_browser(br
     for name, page in pages.items():
         reveal = revealed(page, round.pk)
         assert "seat net" in reveal.frames[-1]["shown"], name
+        in_words(page, "Player wins, 9 to 8", "Player 9 – Banker 8")
         assert_nothing_spoiled(
             reveal,
             before_deal=before[name],

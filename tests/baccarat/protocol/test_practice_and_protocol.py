@@ -158,8 +158,14 @@ def test_protocol_lines_say_how_each_round_ended_in_the_readers_language(
         for round in (played, recovered, voided, in_practice)
     }
     played.refresh_from_db()
-    outcome = {"player": "Spieler", "banker": "Bank", "tie": "Unentschieden"}[played.outcome]
-    assert f"<td>{outcome} ({played.player_total}:{played.banker_total})</td>" in lines[played.pk]
+    # The score in words, the winner first (a tie: its word and the total twice).
+    p, b = played.player_total, played.banker_total
+    score = {
+        "player": f"<td>Spieler {p} – Bank {b}</td>",
+        "banker": f"<td>Bank {b} – Spieler {p}</td>",
+        "tie": f" {p} – {p}</td>",
+    }[played.outcome]
+    assert score in lines[played.pk] and ":" not in lines[played.pk].split("<td>")[1]
     assert "<td>Gespielt</td>" in lines[played.pk]
     assert "<td>Vom Server abgeschlossen</td>" in lines[recovered.pk]
     assert "<td>—</td>" in lines[voided.pk] and "<td>Annulliert</td>" in lines[voided.pk]

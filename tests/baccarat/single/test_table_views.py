@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -187,23 +188,25 @@ def test_rebet_repeats_the_last_bets(client_alice: Any, table: Table) -> None:
 
 
 @pytest.mark.parametrize(
-    ("codes", "title"),
+    ("codes", "title", "line"),
     [
-        ("9H 9D TC TS", "Tie: Player and Banker bets are returned"),
-        ("9H 8D TC TS", "Player wins"),
-        ("8H 9D TC TS", "Banker wins"),
+        ("9H 9D TC TS", "Tie, 9 to 9", "Tie: Player and Banker bets are returned"),
+        ("9H 8D TC TS", "Player wins, 9 to 8", "Player 9 – Banker 8"),
+        ("8H 9D TC TS", "Banker wins, 9 to 8", "Banker 9 – Player 8"),
     ],
 )
 def test_result_banner_names_the_outcome_once(
-    client: Any, alice: Any, cut_table: Table, rigged_shoe: Any, codes: str, title: str
+    client: Any, alice: Any, cut_table: Table, rigged_shoe: Any, codes: str, title: str, line: str
 ) -> None:
+    """The croupier's call, then the score in words (a tie: what it does to the bets)."""
     wallet.wallet_rebuy(player=alice, table=cut_table, amount=100_00, reference="banner-rebuy")
     rigged_shoe(cut_table, codes, alice)
     client.force_login(alice)
     _bet(client, cut_table, "player", 500)
     html = client.post(_url("table_deal", cut_table), {}, **HTMX).content.decode()
-    banner = html.split('class="result-title">', 1)[1].split(" <span", 1)[0]
+    banner = html.split('class="result-title croupier-call">', 1)[1].split(" <span", 1)[0]
     assert banner == title
+    assert f'<p class="score">{line}</p>' in html
 
 
 def test_a_chip_that_cannot_join_the_repeated_bet_replaces_it(
@@ -250,6 +253,30 @@ def test_a_deal_that_leaves_the_stack_below_the_minimum_opens_the_buy_in_panel(
     assert b"data-opens-after-reveal" in panel and b" open" not in panel
     page = client.get(_url("table", cut_table))
     assert b" open" in page.content.split(b'id="buy-in"', 1)[1][:40]
+
+
+def test_the_result_is_told_in_words_the_winner_first_and_the_score_has_no_colon(
+    client: Any, alice: Any, cut_table: Table, rigged_shoe: Any
+) -> None:
+    """The banner: the croupier's call and the score, winner first; the status bar's last
+    result and the round's page the same; nowhere a score written as odds (5:8)."""
+    rigged_shoe(cut_table, "2S 9H 3D 9C", alice)  # Player 5, Banker 8: both stand
+    wallet.wallet_rebuy(player=alice, table=cut_table, amount=100_00, reference="words")
+    client.force_login(alice)
+    _bet(client, cut_table, "banker", 1000)
+    deal = client.post(_url("table_deal", cut_table), {}, **HTMX).content.decode()
+    banner = deal.split('class="result-banner', 1)[1].split("</div>", 1)[0]
+    assert 'croupier-call">Banker wins, 8 to 5 <span class="natural">' in banner
+    assert ">Banker 8 – Player 5<" in banner
+    last = deal.split('id="last-outcome"', 1)[1].split("</strong>", 1)[0]
+    assert "Banker 8 – Player 5 · +€9.50" in last
+    announced = deal.split('id="reveal-announcement">', 1)[1].split("</template>", 1)[0]
+    assert "Banker wins, 8 to 5." in announced
+    round = Round.objects.get()
+    detail = client.get(reverse("baccarat:protocol_detail", args=[round.pk])).content.decode()
+    assert "<strong>Banker 8 – Player 5</strong>" in detail
+    for text in (banner, last, announced, detail):
+        assert not re.search(r"\b[0-9]:[0-9]\b", text), text
 
 
 def test_an_edit_below_the_minimum_shows_the_buy_in_panel_open(
