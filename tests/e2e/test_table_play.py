@@ -108,7 +108,7 @@ def test_new_player_plays_by_mouse_and_keyboard_then_leaves(page, golden, money,
         page.locator("#shoe-stats .outcome"),
     )
     expect(stats_before).to_contain_text("No coups yet.")
-    expect(stats_after.locator("circle.bead")).to_have_count(1)
+    expect(stats_after.locator(".road-bead circle.bead:not(.ask-preview *)")).to_have_count(1)
     expect(stats_after).to_be_hidden()
     reveal_done(page)
     expect(page.locator(".result-banner")).to_be_visible()
@@ -130,8 +130,10 @@ def test_new_player_plays_by_mouse_and_keyboard_then_leaves(page, golden, money,
     expect_money(ledger.stack(player, golden), 10 * UNIT)
     deal(page)
     assert Round.objects.filter(table=golden, state=Round.State.SETTLED).count() == 2
-    expect(stats_before.locator("circle.bead")).to_have_count(1)  # the panel it replaced
-    expect(stats_after.locator("circle.bead")).to_have_count(2)
+    expect(stats_before.locator(".road-bead circle.bead:not(.ask-preview *)")).to_have_count(
+        1
+    )  # the panel it replaced
+    expect(stats_after.locator(".road-bead circle.bead:not(.ask-preview *)")).to_have_count(2)
     expect(stats_after).to_be_visible()
     assert [
         b.stake for r in Round.objects.filter(table=golden) for b in r.plays.get().bets.all()
