@@ -229,6 +229,8 @@ class Shoe(models.Model):
                 name="shoe_revealed_only_when_finished",
             ),
         ]
+        # The verify page is found by its commitment: an address nobody can guess.
+        indexes = [models.Index(fields=["commitment"], name="shoe_commitment")]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
@@ -626,7 +628,8 @@ class TableEvent(models.Model):
     ``seq`` is gap-free per table (taken from ``Table.event_seq`` under the table's row
     lock, in the same transaction): a browser that reconnects with the last number it
     saw gets exactly the events it missed. The rows are the truth; the transport only
-    says that there are more.
+    says that there are more. They are deleted after ``CASINO_TABLE_EVENT_RETENTION_DAYS``
+    (a ``chat`` event with its message), by ``created_at``.
     """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
@@ -639,6 +642,7 @@ class TableEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="event_seq_per_table"),
         ]
+        indexes = [models.Index(fields=["created_at"], name="event_created")]
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.seq} {self.kind}"

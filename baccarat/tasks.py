@@ -24,7 +24,7 @@ def table_tick(table_id: int) -> None:
 
 @shared_task(acks_late=True, ignore_result=True)
 def purge_chat() -> int:
-    """Delete chat messages older than the retention period."""
+    """Delete chat messages and table events older than their retention periods."""
     from baccarat.full.chat import chat_purge
 
     return chat_purge()

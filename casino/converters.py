@@ -22,4 +22,17 @@ class IdConverter:
         return str(value)
 
 
+class Sha256Converter:
+    """A SHA-256 digest in hexadecimal (a shoe's commitment), written in small letters."""
+
+    regex = "[0-9a-fA-F]{64}"
+
+    def to_python(self, value: str) -> str:
+        return value.lower()
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 register_converter(IdConverter, "id")
+register_converter(Sha256Converter, "sha256")

@@ -364,6 +364,10 @@ CASINO_CHAT_RATE = env_int("CASINO_CHAT_RATE", 5)
 CASINO_CHAT_RATE_SECONDS = env_int("CASINO_CHAT_RATE_SECONDS", 15)
 CASINO_CHAT_RETENTION_DAYS = env_int("CASINO_CHAT_RETENTION_DAYS", 30)
 
+# Full tables' events (the rows their live streams replay) are deleted by the same hourly
+# purge after this many days; a chat event goes with its message, whichever comes first.
+CASINO_TABLE_EVENT_RETENTION_DAYS = env_int("CASINO_TABLE_EVENT_RETENTION_DAYS", 30)
+
 # Money, in integer cents.
 CASINO_STARTING_CHIPS = env_int("CASINO_STARTING_CHIPS", 1_000_00)
 CASINO_DEPOSIT_CAP_PER_DAY = env_int("CASINO_DEPOSIT_CAP_PER_DAY", 10_000_00)
@@ -440,7 +444,7 @@ OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 CASINO_RATE_SIGNUP = os.environ.get("CASINO_RATE_SIGNUP", "20/h")  # per IP
 CASINO_RATE_PASSWORD_RESET = os.environ.get("CASINO_RATE_PASSWORD_RESET", "10/h")  # per IP
 # Failed logins per IP across all usernames (axes locks one username at one IP).
-CASINO_RATE_LOGIN_FAILURES = os.environ.get("CASINO_RATE_LOGIN_FAILURES", "30/15m")
+CASINO_RATE_LOGIN_FAILURES = os.environ.get("CASINO_RATE_LOGIN_FAILURES", "10/15m")
 CASINO_RATE_DEPOSIT = os.environ.get("CASINO_RATE_DEPOSIT", "30/h")  # per player
 # Bet, clear, rebet, deal, rebuy, exit, sit, pass, cut, chat send: per player together.
 CASINO_RATE_TABLE = os.environ.get("CASINO_RATE_TABLE", "120/m")
@@ -456,6 +460,19 @@ for _rate in (
     if _rate and not re.fullmatch(r"[1-9]\d*/\d*[smhd]", _rate):
         raise ImproperlyConfigured(f"A rate limit must look like 30/15m, not {_rate!r}.")
 RATELIMIT_CACHE_PREFIX = "rl:"
+
+# An address past CASINO_RATE_LOGIN_FAILURES is not shut for the whole window: it may try
+# one login per CASINO_RATE_LOGIN_THROTTLED (empty: none until the window ends), and a
+# player on a browser where they signed in before (a signed cookie, kept
+# CASINO_LOGIN_DEVICE_DAYS days) is not held back by the address at all.
+CASINO_RATE_LOGIN_THROTTLED = os.environ.get("CASINO_RATE_LOGIN_THROTTLED", "1/m")
+if CASINO_RATE_LOGIN_THROTTLED and not re.fullmatch(
+    r"[1-9]\d*/\d*[smhd]", CASINO_RATE_LOGIN_THROTTLED
+):
+    raise ImproperlyConfigured(
+        f"A rate limit must look like 1/m, not {CASINO_RATE_LOGIN_THROTTLED!r}."
+    )
+CASINO_LOGIN_DEVICE_DAYS = env_int("CASINO_LOGIN_DEVICE_DAYS", 90)
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

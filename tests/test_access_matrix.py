@@ -108,10 +108,15 @@ MATRIX = {
     "baccarat:protocol_list": (None, SIGNED_IN),
     "baccarat:protocol_export": (None, SIGNED_IN),
     "baccarat:protocol_detail": (lambda o: {"round_id": o["round"].pk}, ALICE_ONLY),
-    # Public: a shoe's commitment, and its order once it has ended.
+    # Public: a shoe's commitment, and its order once it has ended, at the address its
+    # commitment makes (nobody can guess it); by number only for the shoe's own player.
     "baccarat:shoe_verify": (
-        lambda o: {"shoe_id": Round.objects.get(pk=o["round"].pk).shoe_id},
+        lambda o: {"commitment": Round.objects.get(pk=o["round"].pk).shoe.commitment},
         EVERYONE,
+    ),
+    "baccarat:shoe_verify_by_number": (
+        lambda o: {"shoe_id": Round.objects.get(pk=o["round"].pk).shoe_id},
+        row(LOGIN, AWAY, MISSING, MISSING, MISSING, MISSING),
     ),
     "support:search": (None, SUPPORT_ONLY),
     "support:round": (lambda o: {"round_id": o["round"].pk}, SUPPORT_ONLY),

@@ -4,27 +4,52 @@ table reads; players report messages; support removes them or mutes their writer
 A message is written with its event in the same transaction (under the table's row
 lock), so it travels over the table's live events like everything else. Limits: 200
 characters, ``CASINO_CHAT_RATE`` messages per ``CASINO_CHAT_RATE_SECONDS`` per player,
-kept ``CASINO_CHAT_RETENTION_DAYS`` days.
+kept ``CASINO_CHAT_RETENTION_DAYS`` days. A message has to show something: text of only
+invisible characters is refused, and bidirectional controls never reach the database, so
+no message can turn the text after it around. Its text lives in the message and in its
+``chat`` event; a removal takes it out of both, and the purge deletes both (and tells
+whoever kept a copy, :data:`chat_expired`).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from baccarat.events import event_write, table_change
-from baccarat.models import ChatMessage, ChatMute, ChatReport, Seat, Table
+from baccarat.models import ChatMessage, ChatMute, ChatReport, Seat, Table, TableEvent
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
+
+# Sent by :func:`chat_purge` with ``cutoff``: text written before it must go wherever a
+# room above the game kept a copy (support's records of what it acted on).
+chat_expired = Signal()
+
+# Embeddings, overrides, isolates and the directional marks: one of them left open turns
+# the text after it around ("exe.txt" shows as "txt.exe"), so none is stored.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f"
+    + "".join(chr(code) for code in range(0x202A, 0x202F))
+    + "".join(chr(code) for code in range(0x2066, 0x206A))
+)
+# Letters and symbols that draw nothing: the Hangul fillers, Khmer's inherent vowels and
+# the blank braille pattern.
+BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u2800")
+# The event that carries a message's text, and how long after the message it is written
+# at most (the event's time is its commit's): where a removal looks for it.
+CHAT_EVENT = "chat"
+CHAT_EVENT_DELAY = timedelta(minutes=5)
 
 
 class ChatRefused(Exception):
@@ -46,11 +71,34 @@ def active_mute(
     return ChatMute.objects.filter(where, player=player, until__gt=now).order_by("-until").first()
 
 
+def chat_text_clean(text: str) -> str:
+    """``text`` as the chat stores it: without bidirectional controls and other control
+    characters, each run of white space one space, trimmed."""
+    kept = "".join(
+        char
+        for char in text
+        if char not in BIDI_CONTROLS and (char.isspace() or unicodedata.category(char) != "Cc")
+    )
+    return " ".join(kept.split())
+
+
+def text_is_visible(text: str) -> bool:
+    """True when ``text`` draws something: a letter, digit, punctuation mark or symbol,
+    not only spaces, zero-width and format characters or combining marks."""
+    return any(
+        unicodedata.category(char)[0] in "LNPS" and char not in BLANK_CHARACTERS for char in text
+    )
+
+
 def chat_post(*, table: Table, player: User, text: str) -> ChatMessage:
     """Write ``text`` to the table's chat as ``player`` (seated, not muted, within the rate)."""
-    text = " ".join(text.split())
+    text = chat_text_clean(text)
     if not text:
         raise ChatRefused(_("Write a message first."))
+    if not text_is_visible(text):
+        raise ChatRefused(
+            _("This message would show nothing. Please write letters, numbers or signs.")
+        )
     if len(text) > ChatMessage.MAX_LENGTH:
         raise ChatRefused(_("A message has at most 200 characters."))
     with table_change(table.pk) as table:
@@ -71,7 +119,7 @@ def chat_post(*, table: Table, player: User, text: str) -> ChatMessage:
         )
         event_write(
             table,
-            "chat",
+            CHAT_EVENT,
             message=message.pk,
             seat=seat.number,
             player=player.username,
@@ -105,14 +153,29 @@ def chat_report(
 
 
 def message_remove(*, message: ChatMessage) -> None:
-    """Take a message out of the chat (support): it disappears from every browser."""
+    """Take a message out of the chat (support): it disappears from every browser, and
+    its text from its ``chat`` event, so no replay of the table's events brings it back."""
     with table_change(message.table_id) as table:
         updated = ChatMessage.objects.filter(pk=message.pk, removed_at=None).update(
             removed_at=timezone.now()
         )
         if updated:
+            _event_text_remove(table=table, message=message)
             # The writer's page looks at its chat again: a mute may come with the removal.
             event_write(table, "chat_removed", message=message.pk, player=message.player.username)
+
+
+def _event_text_remove(*, table: Table, message: ChatMessage) -> None:
+    events = TableEvent.objects.filter(
+        table=table,
+        kind=CHAT_EVENT,
+        created_at__gte=message.created_at - CHAT_EVENT_DELAY,
+        data__message=message.pk,
+    )
+    for event in events:
+        event.data = {key: value for key, value in event.data.items() if key != "text"}
+        event.data["removed"] = True
+        event.save(update_fields=["data"])
 
 
 def player_mute(
@@ -161,10 +224,27 @@ def chat_view(*, table: Table, viewer: User, seated: bool, last: int = 50) -> Ch
     return ChatView(messages=messages, can_write=seated and mute is None, mute=mute)
 
 
+PURGE_BATCH = 5000  # rows per delete: each a short transaction beside the tables' play
+
+
 def chat_purge(*, now: datetime | None = None) -> int:
-    """Delete messages older than ``CASINO_CHAT_RETENTION_DAYS`` (their reports go too;
-    staff records keep the text of what they acted on)."""
+    """Delete messages older than ``CASINO_CHAT_RETENTION_DAYS`` with their reports and
+    ``chat`` events, and every table event older than ``CASINO_TABLE_EVENT_RETENTION_DAYS``;
+    then :data:`chat_expired` lets whoever kept a copy of older text drop it. Returns the
+    number of messages deleted."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.CASINO_CHAT_RETENTION_DAYS)
     deleted, _by_model = ChatMessage.objects.filter(created_at__lt=cutoff).delete()
+    _delete_in_batches(TableEvent.objects.filter(kind=CHAT_EVENT, created_at__lt=cutoff))
+    events_cutoff = now - timedelta(days=settings.CASINO_TABLE_EVENT_RETENTION_DAYS)
+    _delete_in_batches(TableEvent.objects.filter(created_at__lt=events_cutoff))
+    chat_expired.send(sender=ChatMessage, cutoff=cutoff)
     return deleted
+
+
+def _delete_in_batches(rows: QuerySet[TableEvent]) -> None:
+    while True:
+        batch = list(rows.order_by("pk").values_list("pk", flat=True)[:PURGE_BATCH])
+        if not batch:
+            return
+        TableEvent.objects.filter(pk__in=batch).delete()

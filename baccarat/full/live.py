@@ -144,9 +144,30 @@ class Feed:
                 self.messages.clear()  # a gap: start the run again from here
             self.messages.append((seq, text))
 
+    def forget_before(self, seq: int) -> None:
+        """Drop the messages before ``seq``: a stream that needs them reads the rows."""
+        while self.messages and self.messages[0][0] < seq:
+            self.messages.popleft()
+
+
+# An event that changes rows written before it (a removed chat message's text leaves its
+# ``chat`` event in the same transaction): a feed keeps nothing older.
+REWRITING_KINDS = frozenset({"chat_removed"})
+
 
 def messages_of(rows: list[TableEvent]) -> list[tuple[int, str]]:
     return [(event.seq, event_message(event)) for event in rows]
+
+
+def feed_learn(feed: Feed, rows: list[TableEvent]) -> list[tuple[int, str]]:
+    """Teach ``feed`` the messages of ``rows`` (returned); an event that rewrote older
+    rows takes the feed's copies of them away."""
+    messages = messages_of(rows)
+    feed.learn(messages)
+    rewrites = [event.seq for event in rows if event.kind in REWRITING_KINDS]
+    if rewrites:
+        feed.forget_before(max(rewrites))
+    return messages
 
 
 class Watcher:
@@ -229,7 +250,7 @@ class Watcher:
                 feed.again = False
                 after = feed.latest or 0
                 rows = await sync_to_async(_rows, thread_sensitive=False)(table_id, after)
-                feed.learn(messages_of(rows))
+                feed_learn(feed, rows)
                 self._wake(table_id)
                 if not feed.again and len(rows) < EVENTS_PER_READ:
                     break
@@ -305,8 +326,7 @@ async def _stream(table: Table, after: int, player_id: int | None) -> AsyncItera
             more = False
             if messages is None:
                 rows = await sync_to_async(_rows, thread_sensitive=False)(table.pk, seq)
-                messages = messages_of(rows)
-                feed.learn(messages)
+                messages = feed_learn(feed, rows)
                 more = len(rows) >= EVENTS_PER_READ
             if messages:
                 # Every event of a wake in one write: a deal's cards, result and payouts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 from django_otp import login as otp_login
 
-from casino.accounts import two_factor
+from casino.accounts import devices, two_factor
 from casino.accounts.forms import SecondFactorForm
 from casino.accounts.views import _safe_next
 
@@ -25,10 +26,17 @@ logger = logging.getLogger("casino.security")
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login; staff then give their second factor before going on."""
+    """Django's login; staff then give their second factor before going on. The browser
+    is remembered as one the player signed in from (the failed-logins limit of its
+    address then lets them through)."""
 
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        devices.device_remember(response, username=form.get_user().get_username())
+        return response
 
     def get_success_url(self) -> str:
         url = super().get_success_url()

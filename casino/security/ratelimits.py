@@ -1,11 +1,12 @@
 """Rate limits beyond the login lockout, counted in the cache (django-ratelimit).
 
 Axes locks one username at one IP address after five wrong passwords; these limits add
-failed logins per IP across usernames (password spraying), sign-ups and password-reset
-mails per IP, and deposits and table actions per player. Each rate is a setting
-(``CASINO_RATE_*``, "N/period"; empty turns it off). A refused request gets HTTP 429 with
-a translated message: a page, or for HTMX a fragment that the page shows in its
-``#request-error`` box.
+failed logins per IP across usernames (password spraying: past the limit the IP gets one
+login a minute, and a browser where the player signed in before is let through, see
+:mod:`casino.accounts.devices`), sign-ups and password-reset mails per IP, and deposits
+and table actions per player. Each rate is a setting (``CASINO_RATE_*``, "N/period";
+empty turns it off). A refused request gets HTTP 429 with a translated message: a page,
+or for HTMX a fragment that the page shows in its ``#request-error`` box.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from django.utils.translation import gettext_lazy as _
 from django_htmx.http import reselect, reswap, retarget
 from django_ratelimit.core import get_usage
 
+from casino.accounts import devices
+
 logger = logging.getLogger("casino.security")
 
 
@@ -40,6 +43,12 @@ LOGIN_FAILURES = Limit(
     "CASINO_RATE_LOGIN_FAILURES",
     "ip",
     _("Too many failed logins from your network. Please try again in a few minutes."),
+)
+LOGIN_THROTTLED = Limit(
+    "casino.login_throttled",
+    "CASINO_RATE_LOGIN_THROTTLED",
+    "ip",
+    _("Too many failed logins from your network. Please wait a minute and try again."),
 )
 SIGNUP = Limit(
     "casino.signup",
@@ -115,6 +124,24 @@ def login_failure_count(request: HttpRequest) -> None:
     _usage(request, LOGIN_FAILURES, increment=True)
 
 
+def login_refusal(request: HttpRequest) -> HttpResponse | None:
+    """The answer to a login from an IP address past its failed logins, or None to let it
+    try: one try per ``CASINO_RATE_LOGIN_THROTTLED``, and every try of a player on a
+    browser they signed in from before. Spraying is held back to that pace; a player
+    behind the same address waits a minute, or not at all on their own browser."""
+    usage = _usage(request, LOGIN_FAILURES, increment=False)
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    if devices.device_known(request, username=request.POST.get("username", "")):
+        return None
+    slow = _usage(request, LOGIN_THROTTLED, increment=True)
+    if slow is None:
+        return refused(request, LOGIN_FAILURES, usage)
+    if slow["should_limit"]:
+        return refused(request, LOGIN_THROTTLED, slow)
+    return None
+
+
 class RateLimitMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -129,10 +156,7 @@ class RateLimitMiddleware:
             return None
         name = request.resolver_match.view_name
         if name in LOGIN_VIEWS:
-            usage = _usage(request, LOGIN_FAILURES, increment=False)
-            if usage is not None and usage["count"] >= usage["limit"]:
-                return refused(request, LOGIN_FAILURES, usage)
-            return None
+            return login_refusal(request)
         limit = COUNTED.get(name)
         if limit is None:
             return None
@@ -159,5 +183,6 @@ def refused(request: HttpRequest, limit: Limit, usage: dict[str, Any]) -> HttpRe
         reselect(response, "#request-error")
     else:
         response = render(request, "accounts/rate_limited.html", {"message": message}, status=429)
-    response["Retry-After"] = str(max(1, int(usage.get("time_left") or 1)))
+    # The window's last second still counts in it: the next one starts a second later.
+    response["Retry-After"] = str(max(1, int(usage.get("time_left") or 0) + 1))
     return response

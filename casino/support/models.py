@@ -56,8 +56,8 @@ def table_change_record(
 
 class StaffAction(models.Model):
     """What a member of staff did, when and why: chat moderation, voids, exports, player
-    pages viewed. Written by the support area as the action happens; superusers read it
-    in the admin, nobody can change or delete it."""
+    and round pages viewed, a player's rounds listed. Written by the support area as the
+    action happens; superusers read it in the admin, nobody can change or delete it."""
 
     class Kind(models.TextChoices):
         REPORT_DISMISSED = "report_dismissed", _("Chat report dismissed")
@@ -67,6 +67,8 @@ class StaffAction(models.Model):
         ROUND_VOIDED = "round_voided", _("Round voided")
         ROUNDS_EXPORTED = "rounds_exported", _("Rounds exported as CSV")
         PLAYER_VIEWED = "player_viewed", _("Player page viewed")
+        ROUND_VIEWED = "round_viewed", _("Round page viewed")
+        PROTOCOL_VIEWED = "protocol_viewed", _("Player's rounds listed")
         TICKET_ANSWERED = "ticket_answered", _("Request answered")
         TICKET_CLOSED = "ticket_closed", _("Request closed")
 

@@ -4,13 +4,13 @@ report (dismiss it, remove the message, mute its writer at the table or everywhe
 Each decision is one transaction under the message's row lock: two members of staff who
 press at once get one action and one "already handled"; every action leaves a
 :class:`~casino.support.models.StaffAction` (who, what, when, why, and the message as it
-was).
+was). The record keeps the message's text only as long as the chat keeps messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -176,3 +176,18 @@ def mute_lift(*, message_id: int, mute_id: int, by: User, reason: str) -> StaffA
             reason=reason,
             details=_details(message, mute=mute.pk, until=until.isoformat()),
         )
+
+
+def records_chat_text_expire(*, cutoff: datetime, **kwargs: Any) -> int:
+    """Take the text of messages written before ``cutoff`` out of staff records (the
+    chat's purge sends :data:`baccarat.full.chat.chat_expired`): who did what, when and
+    why stays. Returns the number of records changed."""
+    changed = 0
+    for action in StaffAction.objects.filter(details__has_key="text").only("details"):
+        written = action.details.get("written")
+        if written and datetime.fromisoformat(written) >= cutoff:
+            continue
+        details = {key: value for key, value in action.details.items() if key != "text"}
+        StaffAction.objects.filter(pk=action.pk).update(details=details)
+        changed += 1
+    return changed

@@ -86,7 +86,13 @@ def round_story(*, round_id: int) -> dict[str, Any]:
         "rules": rules_summary(round.rules),
         "actions": list(
             StaffAction.objects.filter(details__round=round.pk)
-            .exclude(kind__in=[StaffAction.Kind.TICKET_ANSWERED, StaffAction.Kind.TICKET_CLOSED])
+            .exclude(
+                kind__in=[
+                    StaffAction.Kind.TICKET_ANSWERED,
+                    StaffAction.Kind.TICKET_CLOSED,
+                    StaffAction.Kind.ROUND_VIEWED,
+                ]
+            )
             .select_related("actor")
             .order_by("created_at", "pk")
         ),

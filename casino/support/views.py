@@ -39,26 +39,31 @@ PAGE_SIZE = 50
 def search(request: HttpRequest) -> HttpResponse:
     form = RoundSearchForm(request.GET or None)
     plays = None
+    recorded: dict[str, Any] = {}
     if form.is_valid():
         filters = {
             key: value for key, value in form.cleaned_data.items() if value not in (None, "")
         }
         plays = selectors.round_search(**filters)
+        recorded = {key: getattr(value, "pk", None) or str(value) for key, value in filters.items()}
         if request.GET.get("export") == "csv":
             StaffAction.objects.create(
                 actor=request.user,  # type: ignore[misc]
                 kind=StaffAction.Kind.ROUNDS_EXPORTED,
-                details={
-                    "filters": {
-                        key: getattr(value, "pk", None) or str(value)
-                        for key, value in filters.items()
-                    }
-                },
+                details={"filters": recorded},
             )
             return _csv(plays)
     page = (
         Paginator(plays, PAGE_SIZE).get_page(request.GET.get("page")) if plays is not None else None
     )
+    if page is not None and form.cleaned_data.get("player"):
+        # A player's rounds listed are their protocol read by staff: on the record.
+        StaffAction.objects.create(
+            actor=request.user,  # type: ignore[misc]
+            kind=StaffAction.Kind.PROTOCOL_VIEWED,
+            subject=User.objects.filter(username__iexact=form.cleaned_data["player"]).first(),
+            details={"filters": recorded, "page": page.number},
+        )
     query = request.GET.copy()
     query.pop("page", None)
     context = {"form": form, "page": page, "query": query.urlencode()}
@@ -134,8 +139,17 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         story = selectors.round_story(round_id=round_id)
     except Round.DoesNotExist:
         raise Http404 from None
-    story["voidable"] = _voidable(story["round"])
-    story["void_form"] = VoidForm(round=story["round"]) if story["voidable"] else None
+    round = story["round"]
+    # Reading a player's round is on the record, as looking at the player is.
+    players = sorted({play.player_id for play in story["plays"]})
+    StaffAction.objects.create(
+        actor=request.user,  # type: ignore[misc]
+        kind=StaffAction.Kind.ROUND_VIEWED,
+        subject_id=players[0] if len(players) == 1 else None,
+        details={"round": round.pk, "table": round.table_id, "players": players},
+    )
+    story["voidable"] = _voidable(round)
+    story["void_form"] = VoidForm(round=round) if story["voidable"] else None
     return render(request, "support/round.html", story)
 
 

@@ -1,5 +1,6 @@
 """Provably fair shoes: the commitment shown from the first hand, the order revealed when
-the shoe has ended, the public verify page and ``manage.py verify_shoe``."""
+the shoe has ended, the public verify page (found by the commitment, which nobody can
+guess; by number only its own player) and ``manage.py verify_shoe``."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_an_open_shoe_shows_only_its_commitment(client: Any, cut_table: Table, a
     round = _play(cut_table, alice)
     shoe = round.shoe
     assert not shoe.is_finished and not shoe.is_revealed
-    page = client.get(reverse("baccarat:shoe_verify", args=[shoe.pk])).content.decode()
+    page = client.get(reverse("baccarat:shoe_verify", args=[shoe.commitment])).content.decode()
     assert shoe.commitment in page
     order = engine.Shoe.from_state(shoe.state).reveal()["order"]
     assert order not in page and order[:40] not in page
@@ -72,7 +73,7 @@ def test_the_verify_page_of_an_ended_shoe_shows_everything_to_anyone(
     client: Any, played: Round
 ) -> None:
     shoe = played.shoe
-    response = client.get(reverse("baccarat:shoe_verify", args=[shoe.pk]))
+    response = client.get(reverse("baccarat:shoe_verify", args=[shoe.commitment]))
     page = response.content.decode()
     assert response.status_code == 200
     report = shoe_verification(shoe)
@@ -84,7 +85,9 @@ def test_the_verify_page_of_an_ended_shoe_shows_everything_to_anyone(
 def test_a_tampered_round_fails_the_page_and_the_command(client: Any, played: Round) -> None:
     Round.objects.filter(pk=played.pk).update(player_cards="AS AH")
     assert not shoe_verification(played.shoe).ok
-    page = client.get(reverse("baccarat:shoe_verify", args=[played.shoe_id])).content.decode()
+    page = client.get(
+        reverse("baccarat:shoe_verify", args=[played.shoe.commitment])
+    ).content.decode()
     assert "does not verify" in page
     with pytest.raises(CommandError) as error:
         call_command("verify_shoe", str(played.shoe_id), stdout=StringIO())
@@ -111,10 +114,41 @@ def test_verify_shoe_command_passes_on_every_revealed_shoe(seated: Any, table: T
     assert out.getvalue().count("commitment matches") == 3
 
 
-def test_unknown_and_huge_shoe_ids_are_404(client: Any, db: None) -> None:
+def test_unknown_and_huge_shoe_ids_are_404(client: Any, alice: Any) -> None:
+    client.force_login(alice)
     assert client.get("/shoes/999999/").status_code == 404
     assert client.get("/shoes/99999999999999999999999999/").status_code == 404
     assert client.get("/shoes/9223372036854775808/").status_code == 404
+    assert client.get(f"/shoes/{'0' * 64}/").status_code == 404
+    assert client.get(f"/shoes/{'a' * 63}/").status_code == 404
+
+
+def test_a_private_shoe_is_found_by_its_commitment_not_by_its_number(
+    client: Any, played: Round, bob: Any, salon: Table
+) -> None:
+    """Numbers come one after another: anyone could walk through every player's shoes.
+    The commitment nobody can guess is the address; the number leads its own player on."""
+    shoe = played.shoe
+    by_number = f"/shoes/{shoe.pk}/"
+    public = reverse("baccarat:shoe_verify", args=[shoe.commitment])
+    assert public == f"/shoes/{shoe.commitment}/"
+
+    anonymous = client.get(by_number)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+    assert shoe.commitment not in client.get(by_number, follow=True).content.decode()
+    client.force_login(bob)
+    assert client.get(by_number).status_code == 404
+    client.force_login(played.plays.get().player)
+    assert client.get(by_number)["Location"] == public
+    # Whoever holds the link checks the shoe, signed in or not, in capitals or not.
+    client.logout()
+    assert "Verified" in client.get(public).content.decode()
+    assert client.get(public.upper().replace("/SHOES/", "/shoes/")).status_code == 200
+    # A full table's shoe has no player: by number it is nobody's.
+    full_shoe = shoes.shoe_open(table=salon, player=None)
+    client.force_login(bob)
+    assert client.get(f"/shoes/{full_shoe.pk}/").status_code == 404
+    assert client.get(f"/shoes/{full_shoe.commitment}/").status_code == 200
 
 
 def test_the_table_and_the_protocol_show_the_commitment(
@@ -124,10 +158,10 @@ def test_the_table_and_the_protocol_show_the_commitment(
     next_shoe = shoes.shoe_open(table=table, player=seated)
     table_page = client.get(reverse("baccarat:table", args=[table.slug])).content.decode()
     assert next_shoe.commitment in table_page
-    assert reverse("baccarat:shoe_verify", args=[next_shoe.pk]) in table_page
+    assert reverse("baccarat:shoe_verify", args=[next_shoe.commitment]) in table_page
     protocol = client.get(reverse("baccarat:protocol_detail", args=[played.pk])).content.decode()
     assert played.shoe.commitment in protocol
-    assert reverse("baccarat:shoe_verify", args=[played.shoe_id]) in protocol
+    assert reverse("baccarat:shoe_verify", args=[played.shoe.commitment]) in protocol
 
 
 def test_the_admin_never_shows_or_filters_a_shoe_order(admin_client: Any, cut_table: Table) -> None:
