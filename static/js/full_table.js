@@ -353,6 +353,8 @@
   }
 
   function chatEvent(data) {
+    // A message support removed keeps its event, without its text: nothing to draw.
+    if (data.kind === "chat" && data.removed) return;
     if (data.kind === "chat") {
       bubbles[data.seat] = { message: data.message, text: data.text, until: Date.now() + BUBBLE_MS };
       showBubbles();

@@ -170,7 +170,9 @@ def test_the_full_table_in_every_state(browser, asgi_server, language, size):
     expect(page.locator(".cut-offer")).to_be_visible()
     settled(page)
     gallery.shoot("full-cut-offer")
-    page.locator(".cut-offer form.inline button").click()  # no, thank you
+    with page.expect_response("**/cut/"):
+        page.locator(".cut-offer form.inline button").click()  # no, thank you
+    settled(page)
     for other in others:
         croupier.cut_decide(table=table, player=other, accept=False)
 
