@@ -11,6 +11,8 @@ the transaction commits, web processes are told that there is more (Redis pub/su
 from __future__ import annotations
 
 import logging
+import time
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -88,18 +90,24 @@ def _insert(table: Table, events: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def announce(table_id: int, seq: int) -> None:
-    """Tell every web process that ``table_id`` has events up to ``seq`` (after commit)."""
+    """Tell every web process that ``table_id`` has events up to ``seq`` (after commit).
+
+    After a failure, this process announces nothing for ``REDIS_RETRY_SECONDS``: a Redis
+    that hangs would hold every change's request for the client's timeout, and meanwhile
+    the web processes poll the rows (:mod:`baccarat.full.live`)."""
     url = getattr(settings, "REDIS_URL", "")
-    if not url:
-        return  # the embedded default: web processes poll
+    if not url or time.monotonic() < _silent_until[url]:
+        return  # the embedded default, or Redis failed lately: web processes poll
     try:
         client = _redis(url)
         client.publish(f"{CHANNEL_PREFIX}{table_id}", str(seq))
     except Exception:  # the rows are the truth: a lost nudge only delays, never loses
+        _silent_until[url] = time.monotonic() + settings.REDIS_RETRY_SECONDS
         logger.warning("could not announce events of table %s", table_id, exc_info=True)
 
 
 _clients: dict[str, Any] = {}
+_silent_until: defaultdict[str, float] = defaultdict(float)
 
 
 def _redis(url: str) -> Any:
@@ -107,7 +115,9 @@ def _redis(url: str) -> Any:
     if client is None:
         import redis
 
-        client = _clients[url] = redis.Redis.from_url(url)
+        # Connect and read timeouts (settings.REDIS_TIMEOUTS): a Redis that accepts and
+        # never answers fails the publish instead of holding the request.
+        client = _clients[url] = redis.Redis.from_url(url, **settings.REDIS_TIMEOUTS)
     return client
 
 

@@ -1,11 +1,12 @@
-"""Error views of our own: the CSRF failure and the server error (a busy database is a
-503), in the site's style and language."""
+"""Error views of our own: the CSRF failure and the server error (a busy or lost
+database is a 503), in the site's style and language."""
 
 from __future__ import annotations
 
 import sqlite3
 import sys
 
+import psycopg
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
@@ -44,14 +45,45 @@ def database_busy(error: BaseException | None) -> bool:
     return False
 
 
-def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 page; a busy database is a 503 with ``Retry-After`` instead, so a balancer
-    and the page try again in a moment rather than reporting a bug.
+# PostgreSQL's codes for a connection that broke or could not be made: the class
+# "connection exception", the server shutting down or starting, no connection slot left.
+LOST_SQLSTATES = {"57P01", "57P02", "57P03", "53300"}
 
-    Called while Django handles the exception, so ``sys.exc_info()`` is the error.
-    Rendered without a request (no context processor may touch the busy database)."""
-    if database_busy(sys.exc_info()[1]):
-        response = HttpResponse(loader.render_to_string("503.html"), status=503)
-        response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
-        return response
+
+def database_lost(error: BaseException | None) -> bool:
+    """Whether ``error`` (or what it was raised from) says the connection to PostgreSQL
+    broke or could not be made (the server ended it, restarted, or does not answer):
+    something a moment later may not meet, unlike an error in a query."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, psycopg.OperationalError):
+            state = error.sqlstate
+            if state is None or state.startswith("08") or state in LOST_SQLSTATES:
+                return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def unavailable_response(*, lost: bool) -> HttpResponse:
+    """The 503 page with ``Retry-After``: the database is busy, or its connection was lost.
+    Rendered without a request (no context processor may touch the database)."""
+    html = loader.render_to_string("503.html", {"database_lost": lost})
+    response = HttpResponse(html, status=503)
+    response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
+    response.database_lost = lost  # type: ignore[attr-defined]  # DatabaseRetryMiddleware
+    return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page; a busy database, or a lost connection to it, is a 503 with
+    ``Retry-After`` instead, so a balancer and the page try again in a moment rather than
+    reporting a bug.
+
+    Called while Django handles the exception, so ``sys.exc_info()`` is the error."""
+    error = sys.exc_info()[1]
+    if database_busy(error):  # before lost: the pool's timeout is an OperationalError too
+        return unavailable_response(lost=False)
+    if database_lost(error):
+        return unavailable_response(lost=True)
     return defaults.server_error(request)

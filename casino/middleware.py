@@ -1,5 +1,6 @@
-"""Request-wide behaviour: request ids and access lines, compression, the player's
-language, HTMX requests of a lapsed session, and admin filters no database can take."""
+"""Request-wide behaviour: request ids and access lines, a read retried once when its
+database connection was lost, compression, the player's language, HTMX requests of a
+lapsed session, and admin filters no database can take."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.admin.views.main import ERROR_FLAG
 from django.core.signals import request_finished
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import resolve_url
@@ -103,6 +105,7 @@ class AdminFilterGuardMiddleware:
 
 
 access_log = logging.getLogger("casino.access")
+logger = logging.getLogger(__name__)
 
 
 class RequestIdMiddleware:
@@ -160,6 +163,34 @@ class RequestIdMiddleware:
                 },
             )
         return response
+
+
+class DatabaseRetryMiddleware:
+    """A read (GET or HEAD) whose database connection broke under it (PostgreSQL ended or
+    lost it: ``casino.errors.database_lost``) is served once more, on a new connection,
+    before its 503 goes out. A write is not: its 503 tells the page to try again, and the
+    idempotency of every money path makes that safe.
+
+    Around the whole chain but the request id, so the retry goes through every middleware
+    again (the session and the player are read anew too)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.method not in ("GET", "HEAD") or not getattr(response, "database_lost", False):
+            return response
+        for connection in connections.all(initialized_only=True):
+            if connection.in_atomic_block:
+                return response  # a transaction around the request: nothing to retry on
+            # The broken connection is closed (back to the pool, which drops it); the
+            # retry opens or takes a checked one.
+            connection.close_if_unusable_or_obsolete()
+        logger.warning(
+            "%s %s: database connection lost, retried once", request.method, request.path
+        )
+        return self.get_response(request)
 
 
 def _no_request(**kwargs: Any) -> None:

@@ -46,6 +46,11 @@ def env_int(name: str, default: int) -> int:
     return default if value is None or value == "" else int(value)
 
 
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return default if value is None or value == "" else float(value)
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -88,6 +93,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "casino.middleware.RequestIdMiddleware",
+    "casino.middleware.DatabaseRetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "casino.security.middleware.PermissionsPolicyMiddleware",
@@ -161,9 +167,15 @@ if DATABASE_URL:
     # deployment notes). DATABASE_POOL_SIZE > 0 gives each web process a psycopg pool
     # of at most that many connections instead (PostgreSQL only; the README's
     # production profile sets it for uvicorn, not for the Celery worker, which forks).
+    #
+    # CONN_HEALTH_CHECKS: a connection is checked before it is used (the pool runs
+    # psycopg_pool's check_connection on each one it hands out), so connections the server
+    # ended while they sat idle are replaced instead of failing a request.
     DATABASES = {
         "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
+            DATABASE_URL,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+            conn_health_checks=True,
         )
     }
     DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
@@ -174,6 +186,12 @@ if DATABASE_URL:
             "max_size": DATABASE_POOL_SIZE,
             "timeout": 10,
         }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # A server that does not answer fails a new connection after this many seconds
+        # (unless the URL says ?connect_timeout=...), not when the operating system gives up.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5)
+        )
     # Prepared statements: a statement a connection has run five times is planned once
     # and kept (psycopg's prepare_threshold; it needs the values bound by the server,
     # not written into the SQL). The round's twenty statements cost PostgreSQL about a
@@ -286,23 +304,48 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "casino@localhost")
 
 # Cache: Redis when REDIS_URL is set (shared by every web process), else local memory.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Every Redis client (cache, sessions, rate limits, live events' pub/sub, Celery's broker)
+# gives up connecting, and waiting for an answer, after these many seconds. After a
+# failure the cache and the live events leave Redis alone for REDIS_RETRY_SECONDS and
+# run degraded meanwhile (docs/operations.md, "Redis is down or unreachable").
+REDIS_CONNECT_TIMEOUT = env_float("REDIS_CONNECT_TIMEOUT", 1.0)
+REDIS_READ_TIMEOUT = env_float("REDIS_READ_TIMEOUT", 1.0)
+REDIS_RETRY_SECONDS = env_float("REDIS_RETRY_SECONDS", 5.0)
+REDIS_TIMEOUTS = {
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_timeout": REDIS_READ_TIMEOUT,
+}
 # A fragment drawn for one browser only, anew each time (a single-player table's
 # statistics after a coup), is drawn "using" this alias: caching it would only cost.
-UNCACHED = {"uncached": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "casino.runtime.redis_pool.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
-            # One pool and one client per process, not per request (casino/runtime/redis_pool.py).
-            "OPTIONS": {"pool_class": "casino.runtime.redis_pool.SharedConnectionPool"},
-        },
+UNCACHED: dict[str, dict[str, object]] = {
+    "uncached": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+}
+
+
+def redis_caches(url: str) -> dict[str, dict[str, object]]:
+    """The caches on the Redis at ``url``: one pool and one client per process, not per
+    request (casino/runtime/redis_pool.py). While Redis fails, "default" (fragments, rate
+    limits) counts and keeps in this process's memory, and "sessions" keeps nothing, so
+    sessions come from the database, where they are written through."""
+    common = {
+        "BACKEND": "casino.runtime.redis_pool.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "casino"),
+    }
+    options = {"pool_class": "casino.runtime.redis_pool.SharedConnectionPool", **REDIS_TIMEOUTS}
+    return {
+        "default": {**common, "OPTIONS": {**options, "when_down": "memory"}},
+        "sessions": {**common, "OPTIONS": {**options, "when_down": "miss"}},
         **UNCACHED,
     }
+
+
+if REDIS_URL:
+    CACHES = redis_caches(REDIS_URL)
     # Sessions read from Redis, written through to the database (which keeps them
-    # across a Redis restart).
+    # across a Redis restart, and serves them while Redis fails).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}, **UNCACHED}
 
@@ -327,8 +370,18 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.1,
     }
 else:
-    # Longer than any countdown we schedule, so a message is never redelivered early.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Longer than any countdown we schedule, so a message is never redelivered early.
+        "visibility_timeout": 3600,
+        # A publish (a full table's timer, sent from a request) waits no longer than
+        # this; the worker's own waits for tasks (BRPOP, 1 s) are answered sooner.
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        "socket_timeout": max(REDIS_READ_TIMEOUT, 2.0),
+    }
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+# A Redis result backend, should one be configured (the casino keeps no results).
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_READ_TIMEOUT
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -345,6 +398,14 @@ CASINO_RECOVERY_MAX_ATTEMPTS = env_int("CASINO_RECOVERY_MAX_ATTEMPTS", 5)
 # /health/ answers 503 when the sweep has not run for 3 intervals, or a round has been
 # LOCKED longer than this.
 CASINO_HEALTH_MAX_ROUND_AGE_SECONDS = env_int("CASINO_HEALTH_MAX_ROUND_AGE_SECONDS", 60)
+# /health/ shows its details to staff and to a monitor that sends this token
+# ("Authorization: Bearer <token>"); anyone else gets its status only. Empty: staff only.
+CASINO_HEALTH_TOKEN = os.environ.get("CASINO_HEALTH_TOKEN", "")
+# /health/ready/: how long the database (and Redis) may take to answer, and whether Redis
+# failing takes the process out of rotation (off: the casino serves without Redis,
+# degraded, and a Redis shared by every process would take every one out at once).
+CASINO_READY_TIMEOUT_SECONDS = env_float("CASINO_READY_TIMEOUT_SECONDS", 2.0)
+CASINO_READY_NEEDS_REDIS = env_bool("CASINO_READY_NEEDS_REDIS", False)
 CELERY_BEAT_SCHEDULE = {
     "recover-rounds": {
         "task": "baccarat.tasks.recover_rounds",

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("baccarat.urls")),
     path("health/", views.health, name="health"),
     path("health/live/", views.health_live, name="health_live"),
+    path("health/ready/", views.health_ready, name="health_ready"),
     path("tables/<slug:slug>/rules/", table_rules, name="table_rules"),
     path("accounts/", include("casino.accounts.urls")),
     path("cashier/", include("wallet.urls")),

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import hmac
+
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -12,6 +14,7 @@ from baccarat.full.state import lobby_full_tables
 from baccarat.models import Round, Table
 from baccarat.protocol.notices import deliver_server_notices
 from baccarat.recovery import heartbeat_last
+from casino.runtime import readiness
 
 
 @require_GET
@@ -32,7 +35,9 @@ def health(request: HttpRequest) -> HttpResponse:
 
     503 when the sweep has not run for three intervals (a dead beat or worker) or a round
     has been LOCKED longer than ``CASINO_HEALTH_MAX_ROUND_AGE_SECONDS``: an alarm for the
-    operator, not a reason to stop serving (a load balancer asks ``/health/live/``).
+    operator, not a reason to stop serving (a load balancer asks ``/health/ready/``).
+    Its details go to staff and to a monitor with the token (:func:`may_see_details`);
+    anyone else gets its status only.
     """
     now = timezone.now()
     last_sweep = heartbeat_last()
@@ -60,12 +65,40 @@ def health(request: HttpRequest) -> HttpResponse:
             "stale": round_stale,
         },
     }
+    if not may_see_details(request):
+        body = {"status": body["status"]}
     return JsonResponse(body, status=503 if stale else 200)
+
+
+def may_see_details(request: HttpRequest) -> bool:
+    """Staff, or a monitor sending ``Authorization: Bearer <CASINO_HEALTH_TOKEN>``, see
+    what a health check found; anyone else its status only."""
+    token = settings.CASINO_HEALTH_TOKEN
+    sent = request.headers.get("Authorization", "")
+    if token and hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+        return True
+    return bool(request.user.is_authenticated and request.user.is_staff)
 
 
 @require_GET
 def health_live(request: HttpRequest) -> HttpResponse:
-    """This web process answers and reaches the database (for a load balancer)."""
+    """This web process answers and reaches the database (for a supervisor that restarts
+    a process that does not)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+@require_GET
+def health_ready(request: HttpRequest) -> HttpResponse:
+    """Can this process serve players now: it gets a database connection that answers
+    within ``CASINO_READY_TIMEOUT_SECONDS`` (and Redis answers, when
+    ``CASINO_READY_NEEDS_REDIS``). 503 otherwise, so a load balancer sends elsewhere."""
+    checks = readiness.check()
+    ready = checks["database"] == "ok" and (
+        checks["redis"] != "unavailable" or not settings.CASINO_READY_NEEDS_REDIS
+    )
+    body: dict[str, object] = {"status": "ready" if ready else "unavailable"}
+    if may_see_details(request):
+        body.update(checks)
+    return JsonResponse(body, status=200 if ready else 503)

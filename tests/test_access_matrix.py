@@ -61,6 +61,7 @@ MATRIX = {
     "lobby": (None, EVERYONE),
     "health": (None, EVERYONE),
     "health_live": (None, EVERYONE),
+    "health_ready": (None, EVERYONE),
     "table_rules": (lambda o: {"slug": o["table"].slug}, EVERYONE),
     "accounts:signup": (None, ANONYMOUS_ONLY),
     "accounts:login": (None, ANONYMOUS_ONLY),

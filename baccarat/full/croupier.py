@@ -19,6 +19,7 @@ its events in the same transaction.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -523,18 +524,27 @@ def shared_round_recover(*, round_id: int) -> None:
 TICK_TASK = "baccarat.tasks.table_tick"
 
 
+# After a send failed (the broker refused, or did not answer within its timeouts), this
+# process sends no tick for REDIS_RETRY_SECONDS: each would hold its request as long
+# again, and no worker could take it meanwhile; the sweep ticks every table after.
+_broker_failed_until = [0.0]
+
+
 def schedule_tick(table_id: int, at: datetime) -> None:
     """Have :func:`table_tick` run at ``at`` (after this transaction commits)."""
     if not settings.CASINO_TABLE_TICKS:
         return
 
     def send() -> None:
+        if time.monotonic() < _broker_failed_until[0]:
+            return
         # By the task's name: baccarat.tasks sits above the croupier and calls it. A tick
         # due now goes without an ETA, straight to the next free worker.
         later = {"eta": at} if at > timezone.now() else {}
         try:
             current_app.send_task(TICK_TASK, args=(table_id,), **later)
         except Exception:  # the recovery sweep ticks every table anyway
+            _broker_failed_until[0] = time.monotonic() + settings.REDIS_RETRY_SECONDS
             logger.warning("could not schedule the tick of table %s", table_id, exc_info=True)
 
     transaction.on_commit(send)

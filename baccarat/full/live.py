@@ -11,7 +11,10 @@ not one per connection. With ``REDIS_URL`` it listens to Redis pub/sub (the comm
 process publishes, :func:`baccarat.events.announce`); on the embedded default it polls
 the watched tables' latest event numbers a few times a second, so a Celery worker in
 another process can write events too. Each stream also reads the rows again after a
-quiet while, so even a lost nudge only delays an event.
+quiet while, so even a lost nudge only delays an event. When Redis refuses, does not
+answer within its timeouts (``REDIS_CONNECT_TIMEOUT``, ``REDIS_READ_TIMEOUT``) or stops
+answering a ping, the watcher polls as on the embedded default and tries Redis again
+every few seconds.
 
 Served asynchronously under ASGI (``manage.py runall`` and production run uvicorn).
 Under a WSGI server the same view falls back to a polling stream that holds a thread.
@@ -20,6 +23,7 @@ Under a WSGI server the same view falls back to a polling stream that holds a th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -182,6 +186,7 @@ class Watcher:
         self._wakes: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._degraded = False  # Redis failed: polling the rows until it answers again
 
     def _ensure_running(self) -> None:
         loop = asyncio.get_running_loop()
@@ -270,25 +275,62 @@ class Watcher:
                     await self._poll()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                logger.warning("live events watcher failed; polling a while", exc_info=True)
-                await self._poll(rounds=int(QUIET_SECONDS / POLL_SECONDS))
+            except Exception as error:
+                # Redis refused, hangs or dropped the connection (or a poll failed): poll
+                # the rows a while, then try Redis again.
+                if not self._degraded:
+                    self._degraded = True
+                    logger.warning("live events: %r; polling the database meanwhile", error)
+                self._notify_all()
+                try:
+                    await self._poll(rounds=int(QUIET_SECONDS / POLL_SECONDS))
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    await asyncio.sleep(QUIET_SECONDS)  # the database failed too
+
+    def _notify_all(self) -> None:
+        """Each watched table reads its rows once: events written while the watcher
+        switched between Redis and polling may have had no nudge."""
+        for table_id in list(self._feeds.keys() | self._waiters.keys()):
+            self.notify(table_id)
 
     async def _listen(self, url: str) -> None:
+        """Wake the streams as Redis pub/sub announces events. Raises when Redis cannot be
+        reached, does not answer within its timeouts, or stops answering (a ping after
+        each quiet ``QUIET_SECONDS``)."""
         import redis.asyncio as redis
 
-        client = redis.Redis.from_url(url)
+        timeout = settings.REDIS_READ_TIMEOUT
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT, socket_timeout=timeout
+        )
         pubsub = client.pubsub()
-        await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
         try:
-            async for message in pubsub.listen():
-                if message.get("type") != "pmessage":
+            await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+            if await pubsub.get_message(timeout=timeout) is None:
+                raise TimeoutError("Redis did not confirm the subscription")
+            if self._degraded:
+                self._degraded = False
+                logger.warning("live events: Redis pub/sub answers again")
+                self._notify_all()
+            asked = False
+            while True:
+                message = await pubsub.get_message(timeout=timeout if asked else QUIET_SECONDS)
+                if message is None:
+                    if asked:
+                        raise TimeoutError("Redis did not answer a ping")
+                    await pubsub.ping()  # quiet a while: does Redis still answer?
+                    asked = True
                     continue
-                channel = message["channel"].decode()
-                self.notify(int(channel.rsplit(":", 1)[1]))
+                asked = False
+                if message.get("type") == "pmessage":
+                    channel = message["channel"].decode()
+                    self.notify(int(channel.rsplit(":", 1)[1]))
         finally:
-            await pubsub.aclose()
-            await client.aclose()
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+                await client.aclose()
 
     async def _poll(self, rounds: int | None = None) -> None:
         known: dict[int, int] = {}
