@@ -5,37 +5,22 @@ reached with the keyboard does what it says."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from baccarat.full import seats
 from baccarat.models import Play, Round, Table
-from wallet.services import wallet_open_for_new_player, wallet_rebuy
+from tests.e2e import browsers
+from tests.e2e.browsers import new_player
+from wallet.services import wallet_rebuy
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def signed_in_page(browser, base_url: str, name: str):
-    user = get_user_model().objects.create_user(username=name, language="en")
-    wallet_open_for_new_player(player=user)
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(
-        base_url=base_url, locale="en-US", viewport={"width": 1280, "height": 800}
+    user = new_player(name)
+    page = browsers.signed_in_page(
+        browser, base_url, user, locale="en-US", viewport={"width": 1280, "height": 800}
     )
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": base_url,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
     return user, page
 
 

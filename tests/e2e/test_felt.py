@@ -6,13 +6,11 @@ phone's size."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from baccarat import engine
 from baccarat.models import Shoe, Table
+from tests.e2e.browsers import new_player, signed_in_page
 from wallet import services as wallet
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,10 +24,9 @@ HEIGHT = {"desktop": 430, "phone": 400}
 
 
 def a_player_at_golden(browser, base: str, size: str, *, pairs: bool = False):
-    user = get_user_model().objects.create_user(username=f"vera-{size}", language="de")
+    user = new_player(f"vera-{size}", "de")
     user.reduced_motion = True
     user.save()
-    wallet.wallet_open_for_new_player(player=user)
     table = Table.objects.create(
         name="Golden Baccarat",
         slug="golden",
@@ -49,20 +46,7 @@ def a_player_at_golden(browser, base: str, size: str, *, pairs: bool = False):
         commitment=dealer.commitment(),
         cut_position=0,
     )
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(base_url=base, **SIZES[size])
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": base,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = signed_in_page(browser, base, user, timeout=10_000, **SIZES[size])
     page.goto("/tables/golden/")
     return page
 

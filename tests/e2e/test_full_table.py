@@ -6,16 +6,13 @@ payouts and protocols are right, and no browser misses an event or sees one twic
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
-from wallet.services import wallet_open_for_new_player
+from tests.e2e.browsers import new_player, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,22 +33,8 @@ def open_page(browser, asgi_server):
 
 
 def player_page(browser, base: str, username: str, language: str):
-    user = get_user_model().objects.create_user(username=username, language=language)
-    wallet_open_for_new_player(player=user)
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": base,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    user = new_player(username, language)
+    page = signed_in_page(browser, base, user, viewport={"width": 1280, "height": 1000})
     page.goto("/tables/salon/")
     expect(page.locator("#table-heading")).to_have_text("Salon")
     return user, page

@@ -12,13 +12,12 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from baccarat import engine
 from baccarat.full import chat, croupier, seats
 from baccarat.models import Round, Shoe, Table
+from tests.e2e.browsers import new_player, signed_in_page
 from wallet import services as wallet
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,27 +66,7 @@ class Gallery:
 
 
 def browser_page(browser, base: str, size: str, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(base_url=base, **SIZES[size])
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": base,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    return page
-
-
-def new_player(username: str, language: str):
-    user = get_user_model().objects.create_user(username=username, language=language)
-    wallet.wallet_open_for_new_player(player=user)
-    return user
+    return signed_in_page(browser, base, user, timeout=20_000, **SIZES[size])
 
 
 def settled(page) -> None:
