@@ -43,7 +43,8 @@ def croupier_call(outcome: str, player_total: int, banker_total: int) -> str:
         return _("Tie, %(total)s to %(total)s") % {"total": player_total}
     winner, won, _loser, lost = _sides(outcome, player_total, banker_total)
     # Translators: the croupier calls the result, the winner's total first: "Banker wins, 8
-    # to 6" (de "Bank gewinnt, 8 zu 6", it "Banco vince, 8 a 6", nl "Bank wint, 8 tegen 6").
+    # to 6" (de "Bank gewinnt, 8 zu 6", it "Banchiere vince, 8 a 6", nl "Banker wint, 8
+    # tegen 6"), the sides named as docs/glossary.md names them.
     return _("%(winner)s wins, %(won)s to %(lost)s") % {
         "winner": winner,
         "won": won,
