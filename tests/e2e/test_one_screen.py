@@ -2,8 +2,10 @@
 and on a phone held upright, at the single-seat table and at the full table, in every
 language, before and after a round, what a round needs is on the screen without
 scrolling: the hands, every spot, the chip rack, Deal (and Pass), the timer, the result,
-and beside the felt on a desktop the bead plate and the big road. Nothing is wider than
-the screen and no word breaks inside itself; the roads open at their newest column; the
+at the full table all eight seats and the others' stakes written on them (none of them
+under the chips and buttons, which on a phone stay over the page at the bottom), and
+beside the felt on a desktop the bead plate and the big road. Nothing is wider than the
+screen and no word breaks inside itself; the roads open at their newest column; the
 phone's menu folds (and opens without a script); the chat lies over the table without
 moving the felt; a phone on its side scrolls, with nothing cut off or overlapping."""
 
@@ -60,6 +62,20 @@ BROKEN_WORDS = r"""() => {
 
 # What a round needs that lies above the chips and buttons, and must not lie under them.
 UNDER_THE_CONTROLS = {"hands", "spot", "result", "timer"}
+# What must not lie under the chips and buttons anywhere: no part of its box in theirs.
+CLEAR_OF_THE_CONTROLS = {"seat", "stake on a seat"}
+# What is written, not only read out: wider than a visually hidden text's one pixel.
+WRITTEN = {"stake on a seat"}
+
+
+def overlap(box: dict, other: dict) -> bool:
+    """Whether two boxes share more than their edges (half a pixel of slack)."""
+    return (
+        box["x"] + box["width"] > other["x"] + 0.5
+        and other["x"] + other["width"] > box["x"] + 0.5
+        and box["y"] + box["height"] > other["y"] + 0.5
+        and other["y"] + other["height"] > box["y"] + 0.5
+    )
 
 
 def new_player(username: str, language: str):
@@ -127,13 +143,16 @@ def off_screen(page, what: dict[str, str]) -> list[str]:
                 and box["x"] + box["width"] <= width + 0.5
                 and box["y"] + box["height"] <= height + 0.5
             )
-            if not inside:
+            if not inside or (name in WRITTEN and box["width"] < 8):
                 found.append(f"{name}: {box}")
-            elif (
-                name in UNDER_THE_CONTROLS
-                and controls
-                and box["y"] + box["height"] > controls["y"] + 0.5
-            ):
+                continue
+            if not controls:
+                continue
+            if name in UNDER_THE_CONTROLS:
+                covered = box["y"] + box["height"] > controls["y"] + 0.5
+            else:
+                covered = name in CLEAR_OF_THE_CONTROLS and overlap(box, controls)
+            if covered:
                 found.append(f"{name} under the chips and buttons: {box}, {controls}")
     return found
 
@@ -169,7 +188,10 @@ def what_a_round_needs(size: str, *, full: bool, result: bool) -> dict[str, str]
         "Deal": "#btn-deal",
     }
     if full:
-        what |= {"Pass": "#btn-pass", "timer": ".betting-timer"}
+        # Every seat too, with its player's stakes: all eight, free or taken.
+        what |= {"Pass": "#btn-pass", "timer": ".betting-timer", "seat": ".seats .seat"}
+        if not result:  # the others have bet: their amounts on their seats
+            what["stake on a seat"] = ".seats .seat-bet.has-bet .seat-amount"
     if result:
         what["result"] = ".result-banner"
     if size == "desktop":
@@ -266,6 +288,7 @@ def test_a_round_at_the_full_table_fits_one_screen(browser, asgi_server, size):
         page.locator("#chip-rack label.chip-2").click()
         page.keyboard.press("2")
         expect(page.locator(".spot-banker.has-stake")).to_have_count(1)
+        expect(page.locator(".seats .seat-bet.has-bet")).to_have_count(4)  # theirs and mine
         settled(page)
         problems[f"{language}, before"] = off_screen(
             page, what_a_round_needs(size, full=True, result=False)
