@@ -96,7 +96,18 @@ class BetForm(forms.Form):
 MAX_ID = 2**63 - 1
 
 
-class DealForm(forms.Form):
+class DecideForm(forms.Form):
+    """Deal or Pass at a full table; the base of the single seat's DEAL.
+
+    ``token``: the press's idempotency key, issued with the form (the page's board and
+    controls carry a fresh one with every answer, so one press is one key): a repeat
+    with it (a client's retry) moves nothing and is answered as the first press was,
+    whatever the other fields say. As the rebuy's and the seat's ``token``."""
+
+    token = forms.SlugField(max_length=40, required=False, widget=forms.HiddenInput)
+
+
+class DealForm(DecideForm):
     """DEAL names the round it deals (``round``), or, when the layout repeats the last
     round's bets, that last round (``after``): a double submit deals one round only.
 

@@ -438,12 +438,22 @@ class Play(models.Model):
 
     # Full tables: what the seated player chose before the cards came.
     decision = models.CharField(_("decision"), max_length=8, choices=Decision.choices, blank=True)
+    # The idempotency key of the DEAL (a full table's Deal or Pass) that committed this
+    # play, made by the page once per press (``DealForm.token``): a repeat with it deals
+    # nothing and is answered with this play's round. Written with the stake's lock.
+    deal_token = models.CharField(max_length=40, blank=True, default="", editable=False)
 
     class Meta:
         verbose_name = _("play")
         verbose_name_plural = _("plays")
         constraints = [
             models.UniqueConstraint(fields=["round", "player"], name="one_play_per_player"),
+            # Settles two DEALs with one key racing where no other lock orders them.
+            models.UniqueConstraint(
+                fields=["player", "deal_token"],
+                condition=~Q(deal_token=""),
+                name="one_deal_per_token",
+            ),
             models.CheckConstraint(condition=Q(stake_total__gte=0), name="play_stake_nonneg"),
         ]
         indexes = [

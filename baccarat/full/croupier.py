@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -235,27 +235,44 @@ class Decided:
     mine: Mine | None = None  # the player's part of the table after it
 
 
-def full_decide(*, table: Table, player: User, deal: bool) -> Decided:
+def full_decide(*, table: Table, player: User, deal: bool, token: str = "") -> Decided:
     """Deal (commit the stake) or Pass (take the bets back) for this round.
 
     When this was the last decision of the round, the croupier deals it at once in a step
     of its own (:func:`table_tick`, a task sent for now; the recovery sweep ticks every
     table as its backstop), so the last Deal answers as fast as any other and nobody's
     request waits for the cards to be dealt and settled.
+
+    ``token``: the press's idempotency key, stored with the decision. A press repeated
+    with the key of a decision taken already (a client's retry) decides nothing and moves
+    nothing: it is answered with the player's part of the table as it is
+    (``Decided.mine`` None), not refused, whatever round the table is at now.
     """
+    try:
+        return _decide(table=table, player=player, deal=deal, token=token)
+    except (RoundError, IntegrityError):
+        # Refused (decided already, betting over) or, for a key of an earlier round, the
+        # constraint one_deal_per_token: the whole decision undone. A repeat is no error.
+        if token and Play.objects.filter(player=player, deal_token=token).exists():
+            return Decided()
+        raise
+
+
+def _decide(*, table: Table, player: User, deal: bool, token: str) -> Decided:
     raised: list[str] = []
     last = False
     with table_change(table.pk) as table:
         seat, round, play = _betting_round(table, player)
         stack = seat.stack or 0  # type: ignore[attr-defined]
+        play.deal_token = token
         if deal:
             raised, stack = _commit(round, play, player)
             play.decision = Play.Decision.DEAL
-            play.save(update_fields=["decision", "balance_before"])
+            play.save(update_fields=["decision", "balance_before", "deal_token"])
         else:
             betting.write_stakes(play=play, stakes={})
             play.decision = Play.Decision.PASS
-            play.save(update_fields=["decision"])
+            play.save(update_fields=["decision", "deal_token"])
         if raised:  # every page shows the stakes as they are played, not as they were
             event_write(
                 table, "bets", round=round.pk, seat=seat.number, stakes=betting.stakes_of(play)

@@ -31,6 +31,7 @@ from baccarat.forms import (
     BetForm,
     ChatForm,
     CutForm,
+    DecideForm,
     EmptyForm,
     SitForm,
     add_domain_error,
@@ -106,6 +107,7 @@ def render_full_table(
         ),
         "chip_unit": chip_unit(table),
         "notices": notices or [],
+        "deal_token": secrets.token_hex(8),  # the next decision's key (DecideForm)
         **results_context(
             results,
             key=f"t{table.pk}",
@@ -234,6 +236,7 @@ def render_mine(
         "next_spots": None if state.can_bet else _spots(state, empty=True),
         "chip_unit": chip_unit(table),
         "notices": notices or [],
+        "deal_token": secrets.token_hex(8),
     }
     response = HttpResponse(render_fragment("baccarat/full_mine_update.html", context, request))
     response["HX-Retarget"] = "#board-mine"
@@ -299,12 +302,17 @@ def _simple(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
 
 def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpResponse:
     """Deal (the stake is committed) or Pass (the bets go back)."""
-    form = EmptyForm(request.POST)
+    form = DecideForm(request.POST)
     notices: list[str] = []
     mine = None
     if form.is_valid():
         try:
-            decided = croupier.full_decide(table=table, player=request.user, deal=deal)  # type: ignore[arg-type]
+            decided = croupier.full_decide(
+                table=table,
+                player=request.user,  # type: ignore[arg-type]
+                deal=deal,
+                token=form.cleaned_data["token"],
+            )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
         else:

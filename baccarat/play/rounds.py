@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from baccarat import engine
@@ -52,6 +52,8 @@ class LockResult:
     # its locks (the wallet by the seat lock: a round does not move it; the stack by the
     # settle's locking read, with the payout).
     balances: tuple[int, int] | None = None
+    # A DEAL repeated with the key of one that dealt this round: nothing was dealt now.
+    repeated: bool = False
 
 
 def staked_plays(round: Round) -> list[Play]:
@@ -171,7 +173,8 @@ def lock_betting_round(
     if stack is not None:
         for play in to_post:
             play.balance_before = stack
-        writes += save_statements(to_post, ["balance_before"])
+        # With the DEAL's key (:func:`layout_deal`): a repeat of it finds this play.
+        writes += save_statements(to_post, ["balance_before", "deal_token"])
     # The stakes go to escrow last: the ledger's row locks (each player's own stack and
     # escrow) are held from here to the commit only, not while the cards are drawn (and,
     # at a table that reshuffles every coup, the next shoe shuffled). One stake's
@@ -475,6 +478,7 @@ def layout_deal(
     round_id: int | None,
     after: int | None,
     stakes: betting.Stakes | None = None,
+    token: str = "",
 ) -> LockResult | None:
     """DEAL at a single-seat table, as the page asks it: ``round_id`` names the BETTING
     round the layout shows; ``after``, the last dealt round when the layout shows its
@@ -483,34 +487,33 @@ def layout_deal(
     bets in the lock's transaction (:func:`~baccarat.play.betting.place_layout`), so a round
     is one request. ``None`` when the round was dealt already (a double press). Lock and
     settle commit apart (:func:`round_play`); the lock runs under the player's seat lock,
-    reading the layout once."""
-    with transaction.atomic():
-        stack, wallet_balance = betting.seat_lock(table=table, player=player)
-        plays = recent_plays(table=table, player=player, lock_shoe=True)
-        current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
-        if round_id is not None:
-            if current is None or current.round_id != round_id:
-                dealt = Round.objects.filter(pk=round_id, plays__player=player).first()
-                if dealt is None:
-                    raise RoundError("round_unknown")
-                if dealt.state in (Round.State.SETTLED, Round.State.LOCKED):
-                    return None
-                raise RoundError("betting_closed")
-        elif current is None:
-            if after is not None and any(
-                p.round_id > after and p.round.state != Round.State.BETTING for p in plays
-            ):
-                return None
-            current = betting.open_from_layout(
-                table=table, player=player, plays=plays, save=stakes is None
-            )
-        current.player = player
-        current.round.table = table
-        if stakes is not None:
-            betting.place_layout(play=current, player=player, stakes=stakes, stack=stack)
-        result = lock_betting_round(
-            current.round, [current], escrowed=False, shoe=open_shoe_of(plays), stack=stack
-        )
+    reading the layout once.
+
+    ``token``: the press's idempotency key, stored on the play with the lock. A DEAL with
+    the key of one that dealt already deals nothing and moves nothing, whatever its other
+    fields say (:func:`_deal_repeated`). The seat lock orders repeats; the key is found
+    on the player's latest plays, read under it anyway, and an older one is refused by
+    the constraint ``one_deal_per_token`` (the whole lock undone)."""
+    keyed: Play | None = None
+    result: LockResult | None = None
+    try:
+        with transaction.atomic():
+            stack, wallet_balance = betting.seat_lock(table=table, player=player)
+            plays = recent_plays(table=table, player=player, lock_shoe=True)
+            keyed = next((p for p in plays if token and p.deal_token == token), None)
+            if keyed is None:
+                result = _layout_lock(
+                    table, player, plays, round_id, after, stakes, token, stack=stack
+                )
+    except IntegrityError:
+        keyed = Play.objects.filter(player=player, deal_token=token).first() if token else None
+        if keyed is None:
+            raise
+        return _deal_repeated(keyed, player=player, latest=False)
+    if keyed is not None:
+        return _deal_repeated(keyed, player=player, latest=keyed is plays[0])
+    if result is None:
+        return None
     fault_point("after_stake")
     result.round = round_settle(
         round_id=result.round.pk,
@@ -518,10 +521,78 @@ def layout_deal(
         plays=getattr(result.round, "locked_plays", None),
         locked=result.round,
     )
+    if not hasattr(result.round, "settled_plays"):
+        # A repeat of this DEAL settled the round first (:func:`_deal_repeated`): the
+        # answer still shows it dealt, from the play read back.
+        _read_settled_play(result.round, player)
     stack_after = getattr(result.round, "stacks_after", {}).get(player.pk)
     if stack_after is not None:
         result.balances = (wallet_balance, stack_after)
     return result
+
+
+def _layout_lock(
+    table: Table,
+    player: Any,
+    plays: list[Play],
+    round_id: int | None,
+    after: int | None,
+    stakes: betting.Stakes | None,
+    token: str,
+    *,
+    stack: int,
+) -> LockResult | None:
+    """:func:`layout_deal`'s lock, under the seat lock: the round the page names (or a
+    new one) locked with ``stakes`` and the press's ``token``; None when it was dealt."""
+    current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
+    if round_id is not None:
+        if current is None or current.round_id != round_id:
+            dealt = Round.objects.filter(pk=round_id, plays__player=player).first()
+            if dealt is None:
+                raise RoundError("round_unknown")
+            if dealt.state in (Round.State.SETTLED, Round.State.LOCKED):
+                return None
+            raise RoundError("betting_closed")
+    elif current is None:
+        if after is not None and any(
+            p.round_id > after and p.round.state != Round.State.BETTING for p in plays
+        ):
+            return None
+        current = betting.open_from_layout(
+            table=table, player=player, plays=plays, save=stakes is None
+        )
+    current.player = player
+    current.round.table = table
+    if stakes is not None:
+        betting.place_layout(play=current, player=player, stakes=stakes, stack=stack)
+    current.deal_token = token  # written with the play's stack before the stake
+    return lock_betting_round(
+        current.round, [current], escrowed=False, shoe=open_shoe_of(plays), stack=stack
+    )
+
+
+def _deal_repeated(play: Play, *, player: Any, latest: bool) -> LockResult | None:
+    """The answer to a DEAL repeated with the key of the one that dealt ``play``'s round:
+    that round, settled (a repeat that comes while the first DEAL settles waits for it;
+    one whose first DEAL's settle was cut short completes it, with the cards its lock
+    reserved, as the recovery sweep would), as the first DEAL answered it, while it is
+    still the player's last round here; else None (the table as it is now). Nothing is
+    dealt or staked."""
+    round = round_settle(round_id=play.round_id, completion=Round.Completion.PLAYED)
+    if not latest:
+        return None
+    _read_settled_play(round, player)
+    return LockResult(round, repeated=True)
+
+
+def _read_settled_play(round: Round, player: Any) -> None:
+    """The player's play in ``round``, with its bets, as ``round.settled_plays`` (what a
+    settle leaves there for the answer) when the round is settled."""
+    if round.state != Round.State.SETTLED:
+        return
+    settled = Play.objects.prefetch_related("bets").get(round=round, player=player)
+    settled.round, settled.player = round, player
+    round.settled_plays = [settled]  # type: ignore[attr-defined]
 
 
 # Void -------------------------------------------------------------------------------

@@ -113,6 +113,8 @@ def _render_table(
             else None
         ),
         "version": APP_VERSION,
+        # The next DEAL's idempotency key: fresh with every answer (DecideForm).
+        "deal_token": secrets.token_hex(8),
         **statistics.results_context(
             selectors.shoe_results(table=table, player=player)  # type: ignore[arg-type]
             if full_page or just_dealt
@@ -270,6 +272,7 @@ def table_deal(request: HttpRequest, slug: str) -> HttpResponse:
                 round_id=form.cleaned_data["round"],
                 after=form.cleaned_data["after"],
                 stakes=form.stakes,
+                token=form.cleaned_data["token"],
             )
             if result is not None:
                 # Render the result from the plays the settle loaded, not read again.

@@ -13,6 +13,7 @@ from baccarat.full import croupier, seats
 from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
 from tests.baccarat.conftest import make_player
+from wallet.models import Transaction
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -79,4 +80,45 @@ def test_eight_deal_presses_and_four_ticks_at_once_make_one_deal(salon: Table, r
     assert kinds["card"] == len(round.reserved_cards) // 2
     seqs = sorted(TableEvent.objects.filter(table=salon).values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
+    assert audit_violations() == []
+
+
+def test_four_deal_presses_with_one_key_at_once_decide_once(salon: Table, racers: Any) -> None:
+    players = []
+    for i in range(2):
+        player = make_player(f"keyed{i}")
+        seats.seat_take(table=salon, player=player, number=i + 1, buy_in=50_00, reference=f"k{i}")
+        players.append(player)
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(salon)
+    assert round is not None
+    anna = players[0]
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=500, take_back=False)
+    results = racers.run(
+        [lambda: croupier.full_decide(table=salon, player=anna, deal=True, token="press1")] * 4
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert sum(r.mine is not None for r in results) == 1  # type: ignore[attr-defined]
+    assert Play.objects.get(round=round, player=anna).decision == "deal"
+    assert TableEvent.objects.filter(table=salon, kind="decision").count() == 1
+    assert Transaction.objects.filter(round_id=round.pk, kind=Transaction.Kind.STAKE).count() == 1
+    assert audit_violations() == []
+
+
+def test_four_sits_with_one_token_at_once_bring_the_chips_once(salon: Table, racers: Any) -> None:
+    """The seat's token (issued with the form) raced: one seat, one buy-in."""
+    player = make_player("sitonce")
+    results = racers.run(
+        [
+            lambda: seats.seat_take(
+                table=salon, player=player, number=2, buy_in=30_00, reference="sit:x:y:t1"
+            )
+        ]
+        * 4
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Seat.objects.get(table=salon, player=player).number == 2
+    assert Transaction.objects.filter(reference="sit:x:y:t1").count() == 1
     assert audit_violations() == []

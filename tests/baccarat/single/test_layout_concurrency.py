@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Table
@@ -78,4 +80,101 @@ def test_eight_deals_with_the_layout_at_once_play_one_round(golden: Table, racer
         "banker": 500
     }
     assert Transaction.objects.filter(round_id=dealt.pk, kind=Transaction.Kind.STAKE).count() == 1
+    assert audit_violations() == []
+
+
+def _keyed_deal(table: Table, player: Any, stakes: dict[str, int], token: str) -> Any:
+    return rounds.layout_deal(
+        table=table, player=player, round_id=None, after=None, stakes=stakes, token=token
+    )
+
+
+def test_four_deals_with_one_key_at_once_deal_one_round(golden: Table, racers: Any) -> None:
+    """A client's retries of one press, without the page's round fields, and their
+    layouts told apart: one round, every answer that round, settled."""
+    player = make_player("retries")
+    wallet.wallet_rebuy(player=player, table=golden, amount=100_00, reference="retries")
+    layouts = [{"banker": 500}, {"player": 500}, {"tie": 100}, {"banker": 1000}]
+    results = racers.run(
+        [lambda s=s: _keyed_deal(golden, player, s, "press1") for s in layouts]  # type: ignore[misc]
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    dealt = Round.objects.get(table=golden)
+    assert dealt.state == Round.State.SETTLED
+    assert {r.round.pk for r in results} == {dealt.pk}  # type: ignore[attr-defined]
+    assert sum(not r.repeated for r in results) == 1  # type: ignore[attr-defined]
+    for kind in (Transaction.Kind.STAKE, Transaction.Kind.SETTLE):
+        assert Transaction.objects.filter(round_id=dealt.pk, kind=kind).count() == 1
+    assert audit_violations() == []
+
+
+def test_a_late_repeat_after_the_settle_moves_nothing(golden: Table, racers: Any) -> None:
+    player = make_player("late")
+    wallet.wallet_rebuy(player=player, table=golden, amount=100_00, reference="late")
+    first = _keyed_deal(golden, player, {"banker": 500}, "press1")
+    assert first is not None and first.round.state == Round.State.SETTLED
+    ledger = (
+        Transaction.objects.count(),
+        wallet.stack_account(player=player, table=golden).balance,
+    )
+    again = racers.run([lambda: _keyed_deal(golden, player, {"player": 900}, "press1")] * 4)
+    assert not [r for r in again if isinstance(r, Exception)], again
+    assert {r.round.pk for r in again} == {first.round.pk}  # type: ignore[attr-defined]
+    assert (
+        Transaction.objects.count(),
+        wallet.stack_account(player=player, table=golden).balance,
+    ) == ledger
+    # Two rounds later the key is past the plays DEAL reads: the constraint refuses it
+    # (PostgreSQL's transaction undone whole), and nothing is dealt.
+    _keyed_deal(golden, player, {"banker": 500}, "press2")
+    _keyed_deal(golden, player, {"banker": 500}, "press3")
+    ledger = (Transaction.objects.count(), Round.objects.filter(table=golden).count())
+    late = racers.run([lambda: _keyed_deal(golden, player, {"tie": 100}, "press1")] * 4)
+    assert late == [None] * 4
+    assert (Transaction.objects.count(), Round.objects.filter(table=golden).count()) == ledger
+    assert audit_violations() == []
+
+
+def test_four_posts_of_one_deal_at_once_deal_one_round(golden: Table, racers: Any) -> None:
+    """The finding of issue 40: four DEALs without the page's round fields (a client's
+    retry, a resubmit) at the same moment; with one key they deal one round."""
+    player = make_player("posts")
+    wallet.wallet_rebuy(player=player, table=golden, amount=100_00, reference="posts")
+    clients = [Client() for _ in range(4)]
+    for client in clients:
+        client.force_login(player)
+    url = reverse("baccarat:table_deal", args=[golden.slug])
+    data = {"layout": "on", "stake_banker": "500", "token": "press1"}
+    answers = racers.run(
+        [lambda c=c: c.post(url, data, HTTP_HX_REQUEST="true") for c in clients]  # type: ignore[misc]
+    )
+    assert [getattr(a, "status_code", a) for a in answers] == [200] * 4
+    # Each answered as the first press: the round dealt, no refusal ("still being
+    # completed") for a repeat that came while it was settled.
+    for answer in answers:
+        assert b'class="board dealing' in answer.content, answer  # type: ignore[attr-defined]
+        assert b"form-errors" not in answer.content  # type: ignore[attr-defined]
+    # And late, one after the other, once the round is settled.
+    for client in clients:
+        assert b'class="board dealing' in client.post(url, data, HTTP_HX_REQUEST="true").content
+    dealt = Round.objects.get(table=golden)
+    assert dealt.state == Round.State.SETTLED
+    assert Transaction.objects.filter(kind=Transaction.Kind.STAKE).count() == 1
+    assert audit_violations() == []
+
+
+def test_four_rebuys_with_one_token_at_once_move_the_chips_once(golden: Table, racers: Any) -> None:
+    """The buy-in panel's token (issued with the form) raced: one rebuy."""
+    player = make_player("rebuyonce")
+    clients = [Client() for _ in range(4)]
+    for client in clients:
+        client.force_login(player)
+    url = reverse("baccarat:table_rebuy", args=[golden.slug])
+    data = {"amount": 30, "token": "rb1"}
+    answers = racers.run(
+        [lambda c=c: c.post(url, data, HTTP_HX_REQUEST="true") for c in clients]  # type: ignore[misc]
+    )
+    assert [getattr(a, "status_code", a) for a in answers] == [200] * 4
+    assert wallet.stack_account(player=player, table=golden).balance == 30_00
+    assert Transaction.objects.filter(kind=Transaction.Kind.REBUY).count() == 1
     assert audit_violations() == []
