@@ -228,6 +228,28 @@ def test_the_first_deal_after_a_page_load_shows_nothing_before_its_last_card(
     page.context.close()
 
 
+def test_a_screen_reader_hears_each_card_as_it_turns(browser, live_server, shoe_table):
+    """The cards' names (for a screen reader) are out of the accessibility tree until each
+    card turns: the last card's name cannot tell the outcome before the reveal does."""
+    rosa = player("rosa")
+    wallet_rebuy(player=rosa, table=shoe_table, amount=100_00, reference="rosa")
+    rig(shoe_table, PLAYER_9_TO_8, owner=rosa)
+    page = open_context(browser, live_server.url, rosa)
+    page.goto("/tables/golden-shoe/")
+    lay_out(page, "player")
+    with page.expect_response(lambda answer: answer.url.endswith("/deal/")):
+        page.locator("#btn-deal").click()
+    names = page.locator("#board .playing-card .card-front .visually-hidden")
+    expect(names).to_have_count(6)
+    last = "#board .playing-card.step-5 .card-front .visually-hidden"
+    hidden = page.evaluate(f"getComputedStyle(document.querySelector({last!r})).visibility")
+    assert hidden == "hidden"
+    expect(page.locator("#board[data-revealed]")).to_have_count(1)
+    shown = page.evaluate(f"getComputedStyle(document.querySelector({last!r})).visibility")
+    assert shown == "visible"
+    page.context.close()
+
+
 @SCREENS
 def test_a_deal_after_a_rebuy_shows_nothing_before_its_last_card(
     browser, live_server, shoe_table, screen
