@@ -211,9 +211,6 @@
   // it, a table's first round (its note), a seat without the spots' template.
   function drawOpen(data) {
     var b = board();
-    // A board drawn after the round opened (its events' number says so) shows it already:
-    // the round and its event are written together.
-    if (b && Number(b.dataset.seq) >= data.seq) return true;
     if (!b || b.dataset.phase === "betting" || b.querySelector(".place-bets")) return false;
     if (turning(b) || b.dataset.phase === "dealing") { drawOpenLater(data, 0); return true; }
     var template = b.dataset.mySeat ? b.querySelector("template#next-spots") : null;
@@ -273,7 +270,13 @@
       return true;
     }
     if (data.kind === "betting_closed") { drawClosed(data); return true; }
-    if (data.kind === "round_open") return drawOpen(data);
+    if (data.kind === "round_open") {
+      // A board drawn after the round opened (its events' number says so) shows it
+      // already: the round and its event are written together.
+      var shown = board();
+      if (shown && Number(shown.dataset.seq) >= data.seq) return true;
+      return drawOpen(data);
+    }
     return false;
   }
 
