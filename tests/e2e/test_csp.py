@@ -132,6 +132,9 @@ def test_pages_for_visitors_report_no_violation(watched, tables):
     w.page.fill("#id_password", "wrong-password")
     w.page.click("button[type=submit].primary")
     expect(w.page.locator(".form-errors")).to_be_visible()
+    # The switcher's script (deferred) runs before DOMContentLoaded: a choice made before
+    # it would change the select and submit nothing.
+    w.page.wait_for_load_state("domcontentloaded")
     w.page.select_option("#language-select", "de")
     expect(w.page.locator("html")).to_have_attribute("lang", "de")
     w.check()
