@@ -12,15 +12,13 @@ moving the felt; a phone on its side scrolls, with nothing cut off or overlappin
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from baccarat import engine
 from baccarat.full import croupier, seats
 from baccarat.models import Round, Shoe, Table
 from baccarat.play import betting, rounds
+from tests.e2e import browsers
 from tests.e2e.test_screenshot import IPHONE_12
 from wallet import services as wallet
 
@@ -79,29 +77,14 @@ def overlap(box: dict, other: dict) -> bool:
 
 
 def new_player(username: str, language: str):
-    user = get_user_model().objects.create_user(username=username, language=language)
-    wallet.wallet_open_for_new_player(player=user)
+    user = browsers.new_player(username, language)
     user.reduced_motion = True  # the result at once: what is measured is the result
     user.save()
     return user
 
 
 def browser_page(browser, base: str, options: dict, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(base_url=base, **options)
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": base,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    return page
+    return browsers.signed_in_page(browser, base, user, timeout=20_000, **options)
 
 
 def settled(page) -> None:
