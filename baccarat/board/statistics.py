@@ -21,7 +21,13 @@ from django.utils.translation import ngettext
 
 from baccarat.board.card_names import card_names, cards_named
 from baccarat.board.fragments import active_gettext
-from baccarat.board.selectors import shared_shoe_results, shoe_results, stats_window
+from baccarat.board.selectors import (
+    RANK_LABELS,
+    SUIT_SYMBOLS,
+    shared_shoe_results,
+    shoe_results,
+    stats_window,
+)
 from baccarat.engine.roads import (
     DERIVED,
     ROWS,
@@ -45,7 +51,6 @@ HAND_CELL = (
     '<td><span aria-hidden="true">{}</span><span class="visually-hidden">{}</span> ({})</td>'
 )
 CARD_TEXT = '<span class="card-text{}">{}{}</span>'
-SUITS = {"S": ("\u2660", ""), "H": ("\u2665", " red"), "D": ("\u2666", " red"), "C": ("\u2663", "")}
 
 
 def cards_shown(codes: str) -> str:
@@ -54,9 +59,9 @@ def cards_shown(codes: str) -> str:
     shown = []
     for code in codes.split():
         rank, suit = code[:-1].upper(), code[-1:].upper()
-        symbol, red = SUITS.get(suit, ("?", ""))
-        label = "10" if rank == "T" else html.escape(rank)
-        shown.append(CARD_TEXT.format(red, label, symbol))
+        red = " red" if suit in "HD" else ""
+        label = html.escape(RANK_LABELS.get(rank, rank))
+        shown.append(CARD_TEXT.format(red, label, SUIT_SYMBOLS.get(suit, "?")))
     return " ".join(shown)
 
 
