@@ -103,7 +103,19 @@ def speak(page, player, language: str) -> None:
 def off_screen(page, what: dict[str, str]) -> list[str]:
     """What of ``what`` (name: selector, every element it finds) is missing or not wholly
     on the screen as it opens (scrolled to the top). Before a shoe's first coup its roads
-    are a note that says so."""
+    are a note that says so. At a full table another player's chip can redraw the board
+    between finding an element and measuring it (a detached element has no box): then
+    the whole screen is measured again, a few times at most."""
+    for _ in range(3):
+        found = measure_screen(page, dict(what))
+        if not any(problem.endswith(": None") for problem in found):
+            break
+        settled(page)
+        page.wait_for_timeout(300)
+    return found
+
+
+def measure_screen(page, what: dict[str, str]) -> list[str]:
     page.evaluate("window.scrollTo(0, 0)")
     if "bead plate" in what and page.locator("#shoe-stats .road-empty:visible").count():
         del what["bead plate"], what["big road"]
