@@ -2,8 +2,8 @@
 the server, and a round that cannot be finished is voided instead of retried forever.
 
 Beat runs :func:`recover_rounds` every few seconds (``manage.py recover_rounds`` does
-the same by hand). Each pass records a heartbeat, which ``/health/`` reads, and writes
-one structured log line per round it touches.
+the same by hand). Each pass that did all its work records a heartbeat, which
+``/health/`` reads, and writes one structured log line per round it touches.
 """
 
 from __future__ import annotations
@@ -132,14 +132,13 @@ def recover_rounds(
     (betting past its deadline closes: ``Round.deadline``). A round whose completion has
     failed ``max_attempts`` times (``CASINO_RECOVERY_MAX_ATTEMPTS``) is voided with the
     reason recorded and marked for support. Finished shoes whose rounds are all final
-    are revealed.
+    are revealed. Then, and only then, the heartbeat is written.
     """
     if grace_seconds is None:
         grace_seconds = settings.CASINO_RECOVERY_GRACE_SECONDS
     if max_attempts is None:
         max_attempts = settings.CASINO_RECOVERY_MAX_ATTEMPTS
     now = timezone.now()
-    heartbeat_beat(at=now)
     report = RecoveryReport()
     stuck = Round.objects.filter(
         state=Round.State.LOCKED, locked_at__lt=now - timedelta(seconds=grace_seconds)
@@ -152,4 +151,7 @@ def recover_rounds(
     # Closed tables keep nobody's chips (a round in play there was finished just above).
     report.stacks_released = stacks.stacks_release_closed()
     report.shoes_revealed = shoes.shoes_reveal_done()
+    # Written once the work is done: a pass that dies on the way (a crash, a database
+    # gone) leaves the heartbeat old, and /health/ says the sweep is not working.
+    heartbeat_beat()
     return report

@@ -12,6 +12,7 @@ import os
 from contextvars import Token
 from typing import Any
 
+from billiard.exceptions import WorkerLostError
 from celery import Celery, signals
 
 from casino.runtime import logs
@@ -21,6 +22,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+logger = logging.getLogger("casino.tasks")
 
 REQUEST_ID_HEADER = "casino_request_id"
 _task_tokens: dict[str, Token[str]] = {}
@@ -52,8 +55,24 @@ def _task_request_id_done(task_id: str = "", **kwargs: Any) -> None:
         logs.request_id.reset(token)
 
 
+def _task_dropped(
+    sender: Any = None, task_id: str = "", exception: Any = None, **kwargs: Any
+) -> None:
+    """A task whose process died under it on its last allowed run (``CASINO_TASK_MAX_RUNS``)
+    is not sent again: said once, at ERROR, for the operator's alarm."""
+    if isinstance(exception, WorkerLostError):
+        name = getattr(sender, "name", "?")
+        logger.error(
+            "task %s[%s] dropped: its process died under it on each of its runs; "
+            "the recovery sweep does its work",
+            name,
+            task_id,
+        )
+
+
 # Connected by calls, not as decorators: Celery's signals are untyped.
 signals.setup_logging.connect(_project_logging)
 signals.before_task_publish.connect(_send_request_id)
 signals.task_prerun.connect(_task_request_id)
 signals.task_postrun.connect(_task_request_id_done)
+signals.task_failure.connect(_task_dropped)

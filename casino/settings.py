@@ -386,6 +386,17 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task whose process died under it (killed, out of memory, a crash in a library) is
+# sent again after CASINO_TASK_RETRY_SECONDS, not at once, and run at most
+# CASINO_TASK_MAX_RUNS times in all; then it is dropped with an error in the log
+# (casino/celery.py). What it was to do the sweep does on its next pass, and a round that
+# keeps killing it is voided (CASINO_RECOVERY_MAX_ATTEMPTS).
+CELERY_TASK_RETRY_ON_WORKER_LOST = True
+CASINO_TASK_RETRY_SECONDS = env_int("CASINO_TASK_RETRY_SECONDS", 2)
+CASINO_TASK_MAX_RUNS = env_int("CASINO_TASK_MAX_RUNS", 3)
+# How long a worker waits for the result of a task whose process died before it calls
+# the process lost (Celery's default; the crash tests shorten it).
+CELERY_WORKER_LOST_WAIT = env_float("CELERY_WORKER_LOST_WAIT", 10.0)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -395,9 +406,11 @@ CASINO_RECOVERY_INTERVAL_SECONDS = env_int("CASINO_RECOVERY_INTERVAL_SECONDS", 5
 CASINO_RECOVERY_GRACE_SECONDS = env_int("CASINO_RECOVERY_GRACE_SECONDS", 5)
 # A round whose completion failed this often is voided (stakes back) and flagged for support.
 CASINO_RECOVERY_MAX_ATTEMPTS = env_int("CASINO_RECOVERY_MAX_ATTEMPTS", 5)
-# /health/ answers 503 when the sweep has not run for 3 intervals, or a round has been
-# LOCKED longer than this.
-CASINO_HEALTH_MAX_ROUND_AGE_SECONDS = env_int("CASINO_HEALTH_MAX_ROUND_AGE_SECONDS", 60)
+# /health/ answers 503 when the sweep has not finished a pass for 3 intervals, or a round
+# has been overdue longer than this (LOCKED past the grace, BETTING past its deadline).
+CASINO_HEALTH_MAX_OVERDUE_SECONDS = env_int(
+    "CASINO_HEALTH_MAX_OVERDUE_SECONDS", 3 * CASINO_RECOVERY_INTERVAL_SECONDS
+)
 # /health/ shows its details to staff and to a monitor that sends this token
 # ("Authorization: Bearer <token>"); anyone else gets its status only. Empty: staff only.
 CASINO_HEALTH_TOKEN = os.environ.get("CASINO_HEALTH_TOKEN", "")

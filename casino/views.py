@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import hmac
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Count, Min, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -31,27 +34,24 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """Is the casino whole: the database answers, the recovery sweep runs, no round waits.
+    """Is the casino whole: the database answers, the recovery sweep works, no round waits.
 
-    503 when the sweep has not run for three intervals (a dead beat or worker) or a round
-    has been LOCKED longer than ``CASINO_HEALTH_MAX_ROUND_AGE_SECONDS``: an alarm for the
-    operator, not a reason to stop serving (a load balancer asks ``/health/ready/``).
-    Its details go to staff and to a monitor with the token (:func:`may_see_details`);
-    anyone else gets its status only.
+    503 when the sweep has not finished a pass for three intervals (a dead beat or
+    worker, or a pass that dies on its way), or a round has been overdue longer than
+    ``CASINO_HEALTH_MAX_OVERDUE_SECONDS``: an alarm for the operator, not a reason to stop
+    serving (a load balancer asks ``/health/ready/``). Its details go to staff and to a
+    monitor with the token (:func:`may_see_details`); anyone else gets its status only.
     """
     now = timezone.now()
     last_sweep = heartbeat_last()
     sweep_age = (now - last_sweep).total_seconds() if last_sweep else None
     sweep_stale = sweep_age is None or sweep_age > 3 * settings.CASINO_RECOVERY_INTERVAL_SECONDS
-    oldest = (
-        Round.objects.filter(state=Round.State.LOCKED)
-        .order_by("locked_at")
-        .values_list("locked_at", flat=True)
-        .first()
+    overdue = overdue_rounds(now)
+    rounds_stale = (
+        overdue["oldest_seconds"] is not None
+        and overdue["oldest_seconds"] > settings.CASINO_HEALTH_MAX_OVERDUE_SECONDS
     )
-    round_age = (now - oldest).total_seconds() if oldest else None
-    round_stale = round_age is not None and round_age > settings.CASINO_HEALTH_MAX_ROUND_AGE_SECONDS
-    stale = sweep_stale or round_stale
+    stale = sweep_stale or rounds_stale
     body = {
         "status": "stale" if stale else "ok",
         "database": "ok",
@@ -60,14 +60,35 @@ def health(request: HttpRequest) -> HttpResponse:
             "seconds_ago": None if sweep_age is None else round(sweep_age, 1),
             "stale": sweep_stale,
         },
-        "oldest_unfinished_round": {
-            "seconds": None if round_age is None else round(round_age, 1),
-            "stale": round_stale,
-        },
+        "overdue_rounds": {**overdue, "stale": rounds_stale},
     }
     if not may_see_details(request):
         body = {"status": body["status"]}
     return JsonResponse(body, status=503 if stale else 200)
+
+
+def overdue_rounds(now: datetime) -> dict[str, Any]:
+    """Rounds the server should have moved on and has not, at every kind of table, in one
+    read: LOCKED past the recovery sweep's grace (a deal or settle left half-done), and
+    BETTING past the deadline of a full table's timer (no tick closed it). How many of
+    each, and how long the oldest has been overdue (since its grace or deadline ended)."""
+    grace = timedelta(seconds=settings.CASINO_RECOVERY_GRACE_SECONDS)
+    locked = Q(state=Round.State.LOCKED, locked_at__lt=now - grace)
+    betting = Q(state=Round.State.BETTING, deadline__lt=now)
+    found = Round.objects.filter(locked | betting).aggregate(
+        locked=Count("pk", filter=locked),
+        betting=Count("pk", filter=betting),
+        locked_at=Min("locked_at", filter=locked),
+        deadline=Min("deadline", filter=betting),
+    )
+    locked_since = found["locked_at"] and found["locked_at"] + grace
+    since = [at for at in (locked_since, found["deadline"]) if at]
+    oldest = (now - min(since)).total_seconds() if since else None
+    return {
+        "locked_past_grace": found["locked"],
+        "betting_past_deadline": found["betting"],
+        "oldest_seconds": None if oldest is None else round(oldest, 1),
+    }
 
 
 def may_see_details(request: HttpRequest) -> bool:

@@ -18,6 +18,7 @@ its events in the same transaction.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -27,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from baccarat import db, engine
@@ -79,15 +81,69 @@ def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None
 
     Idempotent and safe from any process: the table's row lock orders it with every
     other change at the table.
+
+    A tick that finds the round's betting deadline passed counts one attempt on the
+    round, committed before it tries (a tick that kills its process still counts). When
+    the round's attempts pass ``CASINO_RECOVERY_MAX_ATTEMPTS``, ticks have failed to deal
+    it that often: it is voided instead, every escrowed stake back, and marked for
+    support, as the recovery sweep does with a LOCKED round it cannot finish
+    (:func:`_give_up`). A failed tick adds a line to the round's recovery trail.
     """
     now = now or timezone.now()
-    with table_change(table_id) as table:
-        if table.kind != Table.Kind.FULL:
-            return None
-        due = _tick(table, now)
-        if due is not None:
-            schedule_tick(table.pk, due)
+    overdue = _count_overdue_attempt(table_id, now)
+    if overdue is not None and overdue[1] > settings.CASINO_RECOVERY_MAX_ATTEMPTS:
+        _give_up(*overdue)
+    try:
+        with table_change(table_id) as table:
+            if table.kind != Table.Kind.FULL:
+                return None
+            due = _tick(table, now)
+            if due is not None:
+                schedule_tick(table.pk, due)
+    except Exception as error:
+        if overdue is not None:
+            line = f"tick attempt {overdue[1]} failed at {timezone.now().isoformat()}: {error!r}"
+            Round.objects.filter(pk=overdue[0]).update(
+                recovery_note=Concat(F("recovery_note"), Value("\n" + line[:500]))
+            )
+        raise
     return due
+
+
+def _count_overdue_attempt(table_id: int, now: datetime) -> tuple[int, int] | None:
+    """One more attempt on the table's round taking bets past its deadline, committed
+    now: (the round's id, its attempts). ``None`` when no round is overdue."""
+    overdue = Round.objects.filter(
+        table_id=table_id, shared=True, state=Round.State.BETTING, deadline__lte=now
+    )
+    if not overdue.update(recovery_attempts=F("recovery_attempts") + 1):
+        return None
+    return overdue.values_list("pk", "recovery_attempts").first()
+
+
+def _give_up(round_id: int, attempt: int) -> None:
+    """Void a round that ticks failed to deal ``attempt - 1`` times: stakes back, support
+    alerted (``needs_attention``), the players told; the table then goes on."""
+    tries = attempt - 1
+    line = {"event": "tick", "round": round_id, "attempt": attempt}
+    try:
+        rounds.round_void(
+            round_id=round_id,
+            reason=(
+                f"The server could not deal this round after {tries} attempts; "
+                "every stake was returned."
+            ),
+            by="croupier",
+            attention=True,
+            cause=Round.VoidCause.NOT_COMPLETED,
+        )
+    except RoundError:  # dealt or closed meanwhile: nothing to give up
+        return
+    except Exception as error:
+        failed = {**line, "outcome": "failed", "step": "void", "error": repr(error)}
+        logger.warning(json.dumps(failed))
+        return
+    logger.warning(json.dumps({**line, "outcome": "voided", "step": "void"}))
 
 
 def _tick(table: Table, now: datetime) -> datetime | None:

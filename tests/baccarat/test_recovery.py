@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from baccarat import recovery
 from baccarat.board.card_names import card_name
+from baccarat.integrity import shoes
 from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Table
 from baccarat.play import betting, rounds
@@ -161,3 +162,23 @@ def test_a_lost_answer_shows_the_result_the_next_time(
     assert card_name(first) in page  # the card in words for screen readers
     assert reverse("baccarat:protocol_detail", args=[round.pk]) in page
     assert 'class="result-banner' in page
+
+
+def test_the_heartbeat_is_written_after_the_sweeps_work(monkeypatch: Any) -> None:
+    """A pass that dies on its way leaves the heartbeat as it was: /health/ then says the
+    sweep is not working, though it started."""
+    old = timezone.now() - timedelta(minutes=1)
+    recovery.heartbeat_beat(at=old)
+
+    def broken() -> int:
+        raise RuntimeError("database gone")
+
+    monkeypatch.setattr(shoes, "shoes_reveal_done", broken)
+    with pytest.raises(RuntimeError):
+        recovery.recover_rounds()
+    assert recovery.heartbeat_last() == old
+    monkeypatch.undo()
+    started = timezone.now()
+    recovery.recover_rounds()
+    last = recovery.heartbeat_last()
+    assert last is not None and last >= started

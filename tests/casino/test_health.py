@@ -48,7 +48,12 @@ def test_healthy_after_a_sweep(client: Any) -> None:
     body = response.json()
     assert response.status_code == 200, body
     assert body["status"] == "ok" and body["recovery"]["stale"] is False
-    assert body["oldest_unfinished_round"] == {"seconds": None, "stale": False}
+    assert body["overdue_rounds"] == {
+        "locked_past_grace": 0,
+        "betting_past_deadline": 0,
+        "oldest_seconds": None,
+        "stale": False,
+    }
 
 
 def test_a_sweep_three_intervals_old_is_stale(client: Any, settings: Any) -> None:
@@ -61,19 +66,55 @@ def test_a_sweep_three_intervals_old_is_stale(client: Any, settings: Any) -> Non
     assert response.json()["recovery"]["stale"] is True
 
 
-def test_a_round_locked_too_long_is_stale(client: Any, settings: Any, alice: Any) -> None:
-    settings.CASINO_HEALTH_MAX_ROUND_AGE_SECONDS = 60
+def test_a_round_locked_past_its_grace_is_counted_and_stale_when_too_long(
+    client: Any, settings: Any, alice: Any
+) -> None:
+    settings.CASINO_RECOVERY_GRACE_SECONDS = 5
+    settings.CASINO_HEALTH_MAX_OVERDUE_SECONDS = 15
     table = Table.objects.create(name="H", slug="h")
     wallet.wallet_rebuy(player=alice, table=table, amount=10_00, reference="r")
     round = betting.round_open(table=table, player=alice)
     betting.bet_place(round=round, player=alice, kind="player", amount=100)
     rounds.round_lock(round_id=round.pk)
     recovery.heartbeat_beat()
-    assert client.get("/health/").status_code == 200
+    assert client.get("/health/").json()["overdue_rounds"]["locked_past_grace"] == 0
+    Round.objects.filter(pk=round.pk).update(locked_at=timezone.now() - timedelta(seconds=10))
+    counted = client.get("/health/")  # past its grace by 5 seconds: counted, not yet stale
+    assert counted.status_code == 200
+    assert counted.json()["overdue_rounds"]["locked_past_grace"] == 1
+    assert 4 <= counted.json()["overdue_rounds"]["oldest_seconds"] < 15
     Round.objects.filter(pk=round.pk).update(locked_at=timezone.now() - timedelta(seconds=90))
     response = client.get("/health/")
     assert response.status_code == 503
-    assert response.json()["oldest_unfinished_round"]["seconds"] >= 90
+    assert response.json()["overdue_rounds"]["oldest_seconds"] >= 85
+    assert response.json()["overdue_rounds"]["stale"] is True
+
+
+def test_a_full_tables_round_betting_past_its_deadline_is_stale(client: Any, settings: Any) -> None:
+    """A round whose timer ran out and that no tick dealt (a worker that dies in every
+    tick): counted from its deadline, stale after CASINO_HEALTH_MAX_OVERDUE_SECONDS."""
+    settings.CASINO_HEALTH_MAX_OVERDUE_SECONDS = 15
+    salon = Table.objects.create(name="S", slug="s", kind=Table.Kind.FULL, seats=8)
+    round = Round.objects.create(
+        table=salon, shared=True, rules=salon.rule_snapshot(), deadline=timezone.now()
+    )
+    recovery.heartbeat_beat()
+    Round.objects.filter(pk=round.pk).update(deadline=timezone.now() + timedelta(seconds=5))
+    assert client.get("/health/").json()["overdue_rounds"]["betting_past_deadline"] == 0
+    Round.objects.filter(pk=round.pk).update(deadline=timezone.now() - timedelta(seconds=3))
+    counted = client.get("/health/")
+    assert counted.status_code == 200
+    assert counted.json()["overdue_rounds"]["betting_past_deadline"] == 1
+    Round.objects.filter(pk=round.pk).update(deadline=timezone.now() - timedelta(seconds=27))
+    response = client.get("/health/")
+    assert response.status_code == 503 and response.json()["status"] == "stale"
+    assert response.json()["overdue_rounds"] == {
+        "locked_past_grace": 0,
+        "betting_past_deadline": 1,
+        "oldest_seconds": pytest.approx(27, abs=2),
+        "stale": True,
+    }
+    assert response.json()["recovery"]["stale"] is False  # the sweep runs: the round is stuck
 
 
 def test_anonymous_callers_get_the_status_only(client: Any, settings: Any) -> None:

@@ -250,8 +250,10 @@ class Cluster:
         )
         self.env = env
 
-    def _start(self, name: str, args: list[str], fault: str | None) -> Proc:
-        env = dict(self.env)
+    def _start(
+        self, name: str, args: list[str], fault: str | None, settings: dict[str, str] | None = None
+    ) -> Proc:
+        env = {**self.env, **(settings or {})}
         if fault:
             env["CASINO_FAULT_POINT"] = fault
         self.counter += 1
@@ -301,11 +303,14 @@ class Cluster:
         wait_for(up, timeout=60, what="uvicorn to answer")
         return proc, base
 
-    def start_worker(self, fault: str | None = None, pool: str = "solo") -> Proc:
+    def start_worker(
+        self, fault: str | None = None, pool: str = "solo", settings: dict[str, str] | None = None
+    ) -> Proc:
+        """A worker (``settings``: environment variables of its own)."""
         args = [PYTHON, "-m", "celery", "-A", "casino", "worker", f"--pool={pool}"]
         args += ["--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle"]
         args += ["--without-heartbeat", "-n", f"recovery{self.counter}@%h"]
-        self.worker = self._start(f"worker-{fault or 'healthy'}", args, fault)
+        self.worker = self._start(f"worker-{fault or 'healthy'}", args, fault, settings)
         return self.worker
 
     def start_beat(self) -> Proc:

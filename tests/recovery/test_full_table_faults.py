@@ -5,15 +5,19 @@ misses nothing, sees nothing twice)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
+from collections import Counter
 
 import pytest
+from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
 from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Shoe, Table, TableEvent
 from tests.conftest import PASSWORD
 from tests.recovery.conftest import DEADLINE, Client, Cluster, new_token, wait_for
+from wallet import services as wallet
 
 pytestmark = [pytest.mark.recovery, pytest.mark.django_db(transaction=True)]
 
@@ -42,6 +46,10 @@ def seated(base: str, player, table: Table, seat: int) -> Client:
     )
     assert status == 302, text[:2000]
     return client
+
+
+def stack(player, table: Table) -> int:
+    return wallet.stack_account(player=player, table=table).balance
 
 
 def cut_and_open(table: Table, first: Client, second: Client) -> Round:
@@ -83,6 +91,66 @@ def test_the_sweep_deals_when_the_timers_worker_died(
     assert settled.completion == Round.Completion.PLAYED
     assert Play.objects.get(round=round, player=bob).decision == Play.Decision.TIMED_OUT
     assert Play.objects.get(round=round, player=alice).stake_total == 500
+    assert audit_violations() == []
+
+
+def test_a_tick_that_kills_its_worker_is_run_a_bounded_number_of_times_then_the_round_voided(
+    cluster: Cluster, make_player, show_logs_on_failure
+) -> None:
+    """Every tick dies inside the dealing transaction (a prefork pool process SIGKILLed
+    after the stakes are locked). A task is sent again only after its delay and run at
+    most CASINO_TASK_MAX_RUNS times (two here), then dropped; every tick counts an
+    attempt on the round, and once they pass CASINO_RECOVERY_MAX_ATTEMPTS the round is
+    voided: the stake back, support alerted, nothing dealt."""
+    table = salon("tick-kills", betting=2)
+    alice, bob = make_player("k-alice"), make_player("k-bob")
+    assert cluster.worker is not None and cluster.beat is not None
+    cluster.beat.kill()  # at first only the timer's own tasks tick the table
+    cluster.worker.kill()
+    dies = {"CASINO_TASK_MAX_RUNS": "2", "CELERY_WORKER_LOST_WAIT": "1"}
+    faulty = cluster.start_worker(
+        "after_stake", pool="prefork", settings={**dies, "CASINO_RECOVERY_MAX_ATTEMPTS": "99"}
+    )
+    try:
+        _web, base = cluster.start_web()
+        a, b = seated(base, alice, table, 1), seated(base, bob, table, 2)
+        round = cut_and_open(table, a, b)  # opening a round is not where it dies
+        assert a.post(f"/tables/{table.slug}/bet/", {"kind": "banker", "amount": 500})[0] == 302
+        assert a.post(f"/tables/{table.slug}/deal/", {})[0] == 302  # bob never decides
+        wait_for(lambda: "] dropped" in faulty.tail(100_000), timeout=DEADLINE, what="a drop")
+        log = faulty.tail(100_000)
+    finally:
+        faulty.kill()
+    stuck = Round.objects.get(pk=round.pk)
+    assert stuck.state == Round.State.BETTING and stuck.recovery_attempts >= 2
+    delays = set(re.findall(r"\] retry: Retry in (\d+)s", log))
+    assert delays == {str(django_settings.CASINO_TASK_RETRY_SECONDS)}
+    retried = Counter(re.findall(r"Task baccarat\.tasks\.\w+\[([0-9a-f-]+)\] retry:", log))
+    assert max(retried.values()) == 1, retried  # run twice at most
+    dropped = re.findall(r"task baccarat\.tasks\.\w+\[([0-9a-f-]+)\] dropped", log)
+    assert dropped and set(dropped) <= set(retried), (dropped, retried)
+    # The same worker, now with the escalation in reach; beat's sweeps tick the table.
+    faulty = cluster.start_worker(
+        "after_stake",
+        pool="prefork",
+        settings={**dies, "CASINO_RECOVERY_MAX_ATTEMPTS": str(stuck.recovery_attempts)},
+    )
+    try:
+        cluster.start_beat()
+        voided = wait_for(
+            lambda: Round.objects.filter(pk=round.pk, state=Round.State.VOID).first(),
+            timeout=DEADLINE,
+            what="the round to be given up",
+            step=0.2,
+        )
+    finally:
+        faulty.kill()
+    cluster.start_worker()
+    assert voided.needs_attention and voided.void_cause == Round.VoidCause.NOT_COMPLETED
+    assert f"after {stuck.recovery_attempts} attempts" in voided.void_reason
+    assert voided.dealt_at is None and voided.reserved_cards == ""
+    assert Play.objects.get(round=round, player=alice).stake_total == 500
+    assert stack(alice, table) == 100_00  # the stake came back from escrow
     assert audit_violations() == []
 
 
