@@ -41,7 +41,17 @@ def add_domain_error(form: forms.Form, error: Exception) -> None:
     form.add_error(None, message)
 
 
-class BetForm(forms.Form):
+class PressForm(forms.Form):
+    """A change of the layout sent to the server: CLEAR, REBET, and the base of a chip.
+
+    ``token``: the press's idempotency key (the page's, or one its script makes per
+    press): a repeat with it (a client's retry, a double submit) changes nothing and is
+    answered with the table as it is, whatever the other fields say."""
+
+    token = forms.SlugField(max_length=40, required=False, widget=forms.HiddenInput)
+
+
+class BetForm(PressForm):
     """Chips on a spot (``kind``) or back from one (``remove`` names the spot)."""
 
     kind = forms.ChoiceField(

@@ -442,6 +442,10 @@ class Play(models.Model):
     # play, made by the page once per press (``DealForm.token``): a repeat with it deals
     # nothing and is answered with this play's round. Written with the stake's lock.
     deal_token = models.CharField(max_length=40, blank=True, default="", editable=False)
+    # The idempotency keys of the latest chips, Clear and Same bet that changed this play's
+    # bets (``BetForm.token``, one per press), newest last, space-separated: a repeat with
+    # one changes nothing (:func:`baccarat.play.betting.play_edit`). Written with the bets.
+    chip_keys = models.CharField(max_length=420, blank=True, default="", editable=False)
 
     class Meta:
         verbose_name = _("play")

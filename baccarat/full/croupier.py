@@ -249,29 +249,41 @@ class Mine:
     stack: int
 
 
-def _edit(table: Table, player: User, edit: betting.LayoutEdit) -> Mine:
-    """Change the player's bets this round (table locked) and tell the table."""
+def _edit(table: Table, player: User, edit: betting.LayoutEdit, token: str = "") -> Mine:
+    """Change the player's bets this round (table locked) and tell the table. ``token``:
+    the press's idempotency key; a repeat of a press changes and tells nothing."""
     seat, round, play = _betting_round(table, player)
     stack = seat.stack or 0  # type: ignore[attr-defined]
-    stakes = betting.play_edit(round=round, play=play, player=player, edit=edit, stack=stack)
-    event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
+    before = play.chip_keys
+    stakes = betting.play_edit(
+        round=round, play=play, player=player, edit=edit, stack=stack, token=token
+    )
+    if not token or play.chip_keys != before:
+        event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
     return Mine(seat, round, play, stack)  # a chip moves no money: the stack is as it was
 
 
-def full_bet(*, table: Table, player: User, kind: str, amount: int | None, take_back: bool) -> Mine:
+def full_bet(
+    *,
+    table: Table,
+    player: User,
+    kind: str,
+    amount: int | None,
+    take_back: bool,
+    token: str = "",
+) -> Mine:
     """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
     with table_change(table.pk) as table:
-        return _edit(
-            table, player, betting.chip_edit(kind=kind, amount=amount, take_back=take_back)
-        )
+        edit = betting.chip_edit(kind=kind, amount=amount, take_back=take_back)
+        return _edit(table, player, edit, token)
 
 
-def full_clear(*, table: Table, player: User) -> Mine:
+def full_clear(*, table: Table, player: User, token: str = "") -> Mine:
     with table_change(table.pk) as table:
-        return _edit(table, player, betting.clear_edit)
+        return _edit(table, player, betting.clear_edit, token)
 
 
-def full_rebet(*, table: Table, player: User) -> Mine:
+def full_rebet(*, table: Table, player: User, token: str = "") -> Mine:
     """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
     with table_change(table.pk) as table:
         last = betting.last_stakes(table=table, player=player)
@@ -281,7 +293,7 @@ def full_rebet(*, table: Table, player: User) -> Mine:
         ) -> betting.Stakes:
             return betting.rebet_edit(round, stakes, repeated, last)
 
-        return _edit(table, player, rebet)
+        return _edit(table, player, rebet, token)
 
 
 @dataclass

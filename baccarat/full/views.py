@@ -33,6 +33,7 @@ from baccarat.forms import (
     CutForm,
     DecideForm,
     EmptyForm,
+    PressForm,
     SitForm,
     add_domain_error,
 )
@@ -275,6 +276,7 @@ def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
                 kind=form.cleaned_data["spot"],
                 amount=form.cleaned_data["amount"],
                 take_back=form.cleaned_data["take_back"],
+                token=form.cleaned_data["token"],
             )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
@@ -290,11 +292,11 @@ def full_rebet(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def _simple(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
-    form = EmptyForm(request.POST)
+    form = PressForm(request.POST)
     mine = None
     if form.is_valid():
         try:
-            mine = action(table=table, player=request.user)
+            mine = action(table=table, player=request.user, token=form.cleaned_data["token"])
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     return _answer_mine(request, table, form, mine=mine)

@@ -6,7 +6,7 @@ round locks. Each edit locks the round row and checks the state it finds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,7 +44,9 @@ def round_open(*, table: Table, player: User, repeat_last: bool = False) -> Roun
     table on the layout (seed 002: the previous bet stays; DEAL alone plays it again,
     CLEAR takes it away), as long as the table's rules still take them.
     """
-    return layout_edit(table=table, player=player, repeat_last=repeat_last).round
+    layout = layout_edit(table=table, player=player, repeat_last=repeat_last)
+    assert layout is not None  # only a repeated key finds nothing to do
+    return layout.round
 
 
 def last_stakes(*, table: Table, player: User) -> Stakes:
@@ -94,9 +96,10 @@ def _check_stakes(*, round: Round, player: User, stakes: Stakes, stack: int | No
         raise RoundError("stack_short")
 
 
-def write_stakes(*, play: Play, stakes: Stakes) -> None:
+def write_stakes(*, play: Play, stakes: Stakes, also: Sequence[str] = ()) -> None:
     """Make the play's bets exactly ``stakes`` (kind to cents), in as few writes as can be;
-    the play's cached bets follow, so the page renders them without reading again."""
+    the play's cached bets follow, so the page renders them without reading again.
+    ``also``: more of the play's fields, changed by the caller, saved in the same write."""
     existing = {bet.kind: bet for bet in play.bets.all()} if play.pk else {}
     gone = [bet.pk for kind, bet in existing.items() if kind not in stakes]
     if gone:
@@ -116,9 +119,12 @@ def write_stakes(*, play: Play, stakes: Stakes) -> None:
         play.stake_total = total
         new = insert_play(play, new)  # with its bets: one statement on PostgreSQL
     else:
+        fields = list(also)
         if play.stake_total != total:
             play.stake_total = total
-            play.save(update_fields=["stake_total"])
+            fields.append("stake_total")
+        if fields:
+            play.save(update_fields=fields)
         if new:
             new = Bet.objects.bulk_create(new)
     if changed:
@@ -181,16 +187,27 @@ LayoutEdit = Callable[[Round, Stakes, bool, Stakes], Stakes]
 
 
 def layout_edit(
-    *, table: Table, player: User, edit: LayoutEdit | None = None, repeat_last: bool = True
-) -> Layout:
+    *,
+    table: Table,
+    player: User,
+    edit: LayoutEdit | None = None,
+    repeat_last: bool = True,
+    token: str = "",
+) -> Layout | None:
     """Change the player's bets at a single-seat table in one transaction: the BETTING
     round is found (or opened, with the last round's bets on it: seed 002's repeat), the
-    ``edit`` applied (see :data:`LayoutEdit`), checked and written."""
+    ``edit`` applied (see :data:`LayoutEdit`), checked and written.
+
+    ``token``: the press's idempotency key (:func:`key_seen`). ``None`` when a press with
+    it changed the layout already (of this round or the last): nothing is done, and the
+    caller answers the table as it is."""
     if not table.is_active and table.kind != Table.Kind.PRACTICE:
         raise RoundError("table_closed")
     with transaction.atomic():
         stack, wallet = seat_lock(table=table, player=player)
         plays = recent_plays(table=table, player=player)
+        if key_seen(plays, token):
+            return None
         last = next((p for p in plays if p.round.state == Round.State.SETTLED), None)
         current = next((p for p in plays if p.round.state == Round.State.BETTING), None)
         if current is None:
@@ -206,7 +223,7 @@ def layout_edit(
         stakes = {kind: stake for kind, stake in stakes.items() if stake > 0}
         if stakes != before or play.pk is None:
             _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
-            write_stakes(play=play, stakes=stakes)
+            write_stakes(play=play, stakes=stakes, also=remember_key(play, token))
     round.repeated = repeated  # type: ignore[attr-defined]
     return Layout(
         round=round,
@@ -312,17 +329,41 @@ def rebet_edit(round: Round, stakes: Stakes, repeated: bool, last: Stakes) -> St
     return dict(last)
 
 
-def play_edit(*, round: Round, play: Play, player: User, edit: LayoutEdit, stack: int) -> Stakes:
+def play_edit(
+    *, round: Round, play: Play, player: User, edit: LayoutEdit, stack: int, token: str = ""
+) -> Stakes:
     """Apply ``edit`` to ``play`` (its bets cached) in a round the caller has locked (a full
     table's row lock orders every change there), check and write; the stakes now.
-    ``stack``: the player's stack, read under that lock."""
+    ``stack``: the player's stack, read under that lock. ``token``: the press's
+    idempotency key: a press with it changed this play already, so nothing is done."""
     before = stakes_of(play)
+    if key_seen([play], token):
+        return before
     stakes = edit(round, dict(before), False, {})
     stakes = {kind: stake for kind, stake in stakes.items() if stake > 0}
     if stakes != before:
         _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
-        write_stakes(play=play, stakes=stakes)
+        write_stakes(play=play, stakes=stakes, also=remember_key(play, token))
     return stakes
+
+
+# The latest keys kept per play: a client retries its last few presses, not older ones.
+CHIP_KEYS_KEPT = 10
+
+
+def key_seen(plays: Iterable[Play], token: str) -> bool:
+    """Whether a chip, Clear or Same bet with the idempotency key ``token`` changed one of
+    ``plays`` (``Play.chip_keys``): its repeat (a client's retry, a double submit) must
+    change nothing, whatever its other fields say."""
+    return bool(token) and any(token in play.chip_keys.split() for play in plays)
+
+
+def remember_key(play: Play, token: str) -> tuple[str, ...]:
+    """Note ``token`` on the play whose bets it is changing; the fields to save with them."""
+    if not token:
+        return ()
+    play.chip_keys = " ".join([*play.chip_keys.split(), token][-CHIP_KEYS_KEPT:])
+    return ("chip_keys",)
 
 
 def _round_edit(edit: LayoutEdit) -> Callable[[Round, Stakes], Stakes]:

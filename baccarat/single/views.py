@@ -31,6 +31,7 @@ from baccarat.forms import (
     EmptyForm,
     ExitForm,
     PracticeForm,
+    PressForm,
     RebuyForm,
     add_domain_error,
 )
@@ -219,18 +220,28 @@ def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
             take_back=form.cleaned_data["take_back"],
         )
         try:
-            layout = betting.layout_edit(table=table, player=request.user, edit=edit)  # type: ignore[arg-type]
+            layout = betting.layout_edit(
+                table=table,
+                player=request.user,  # type: ignore[arg-type]
+                edit=edit,
+                token=form.cleaned_data["token"],
+            )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     return _after_action(request, table, form, layout=layout)
 
 
 def _betting_action(request: HttpRequest, table: Table, edit: betting.LayoutEdit) -> HttpResponse:
-    form = EmptyForm(request.POST)
+    form = PressForm(request.POST)
     layout = None
     if form.is_valid():
         try:
-            layout = betting.layout_edit(table=table, player=request.user, edit=edit)  # type: ignore[arg-type]
+            layout = betting.layout_edit(
+                table=table,
+                player=request.user,  # type: ignore[arg-type]
+                edit=edit,
+                token=form.cleaned_data["token"],
+            )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
     return _after_action(request, table, form, layout=layout)

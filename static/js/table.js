@@ -351,9 +351,27 @@
     if (event.detail > 0) button.blur();
   }, true);
 
+  // Each chip, Clear or Same bet sent to the server carries a key made for that press
+  // (without this script, the one its form was drawn with): the server changes nothing
+  // for a request it has seen already (a retry, a second submit).
+  function pressKey() {
+    var bytes = new Uint8Array(8);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest("form[data-press-key]")) {
+      event.detail.parameters.token = pressKey();
+    }
+  });
+
   function post(values) {
     var t = table();
     if (!t || !window.htmx) return;
+    values.token = pressKey();
     window.htmx.ajax("POST", t.dataset.betUrl, {
       source: board(), target: "#board", swap: "outerHTML", values: values
     });

@@ -204,8 +204,10 @@ def test_three_browsers_play_a_round_together(open_page):
     c.locator("#chip-rack label.chip-2").click()
     c.locator(".spot-tie .spot-add").click()
     settled(c)
-    expect(c.locator(".spot-tie .spot-stake .amount")).to_contain_text("5,00")
-    expect(a.locator(".seat[data-seat='5'] .seat-bets")).to_contain_text("5,00")
+    c.locator(".spot-tie .spot-add").click()  # a second press: a key of its own, a chip
+    settled(c)
+    expect(c.locator(".spot-tie .spot-stake .amount")).to_contain_text("10,00")
+    expect(a.locator(".seat[data-seat='5'] .seat-bets")).to_contain_text("10,00")
 
     # The protocols: alice has the round, bob and carl (no stake) do not.
     a.goto("/protocol/")

@@ -107,6 +107,22 @@ def test_four_deal_presses_with_one_key_at_once_decide_once(salon: Table, racers
     assert audit_violations() == []
 
 
+def test_four_posts_of_one_chip_at_once_place_it_once(salon: Table, racers: Any) -> None:
+    player = make_player("keyedchip")
+    seats.seat_take(table=salon, player=player, number=1, buy_in=50_00, reference="kc")
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(salon)
+    assert round is not None
+    chip = {"table": salon, "player": player, "kind": "tie", "amount": 500, "take_back": False}
+    results = racers.run([lambda: croupier.full_bet(**chip, token="chip1")] * 4)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    play = Play.objects.get(round=round, player=player)
+    assert play.stake_total == 500 and play.chip_keys == "chip1"
+    assert TableEvent.objects.filter(table=salon, kind="bets").count() == 1
+
+
 def test_four_sits_with_one_token_at_once_bring_the_chips_once(salon: Table, racers: Any) -> None:
     """The seat's token (issued with the form) raced: one seat, one buy-in."""
     player = make_player("sitonce")

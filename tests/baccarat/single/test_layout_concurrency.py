@@ -37,6 +37,21 @@ def test_eight_chips_at_once_all_land_on_one_round(golden: Table, racers: Any) -
     assert {bet.kind: bet.stake for bet in play.bets.all()} == {"banker": 8 * 500}
 
 
+def test_eight_posts_of_one_chip_at_once_place_it_once(golden: Table, racers: Any) -> None:
+    """A chip's request sent eight times at once with its key (a client's retries): one
+    chip; the seven repeats find its key under the seat lock and change nothing."""
+    player = make_player("keyedchips")
+    wallet.wallet_rebuy(player=player, table=golden, amount=100_00, reference="keyedchips")
+    chip = betting.chip_edit(kind="banker", amount=500, take_back=False)
+    results = racers.run(
+        [lambda: betting.layout_edit(table=golden, player=player, edit=chip, token="chip1")] * 8
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert sum(result is not None for result in results) == 1
+    play = Play.objects.get(round__table=golden, player=player)
+    assert play.stake_total == 500 and play.chip_keys == "chip1"
+
+
 def test_eight_deal_presses_at_once_play_the_round_once(golden: Table, racers: Any) -> None:
     player = make_player("presses")
     wallet.wallet_rebuy(player=player, table=golden, amount=100_00, reference="presses")
