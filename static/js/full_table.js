@@ -433,12 +433,24 @@
     else if (gap) refresh();
   }
 
+  // The browser reconnects by itself (with Last-Event-ID) when the connection drops. An
+  // error answer to that (a web process without its database answers 503) closes the
+  // stream for good: the page opens a new one from the last event it drew, after a pause
+  // that doubles with each failure in a row (1 s up to 30 s).
+  var retryDelay = 1000;
   function connect() {
     if (!window.EventSource) return;
     var url = table.dataset.eventsUrl + "?after=" + encodeURIComponent(table.dataset.eventSeq || "0");
-    source = new EventSource(url);
-    source.onmessage = handle;
-    // The browser reconnects by itself (with Last-Event-ID) when the connection drops.
+    var opened = new EventSource(url);
+    source = opened;
+    opened.onmessage = handle;
+    opened.onopen = function () { retryDelay = 1000; };
+    opened.onerror = function () {
+      if (opened.readyState !== EventSource.CLOSED || source !== opened) return;
+      window.tableEvents.reconnects = (window.tableEvents.reconnects || 0) + 1;
+      setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 30000);
+    };
   }
 
   // The timer: the deadline is the server's; the page only shows what is left of it.

@@ -8,12 +8,14 @@ Playwright: the page's CSP refuses eval, so nothing polls with a string)."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from baccarat.full import croupier
+from baccarat.full import croupier, seats
 from baccarat.models import Round, Seat, Table
+from tests.e2e.browsers import new_player
 from tests.e2e.test_full_table import caught_up, player_page, refresh_board, settled, sit
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -311,3 +313,30 @@ def test_seats_change_on_every_page_while_the_cards_turn(pages) -> None:
         # Both seats changed while the cards were still turning.
         assert any("3" in f["taken"] for f in turning_frames), f"{name}:\n{story(seen)}"
         assert any("2" not in f["taken"] for f in turning_frames), f"{name}:\n{story(seen)}"
+
+
+def test_a_stream_answered_with_an_error_is_opened_again(pages) -> None:
+    """An error answer to the event stream (a web process without its database answers
+    503) closes an EventSource for good: the page opens a new one after a pause, from the
+    last event it drew, and hears what happened meanwhile."""
+    table = salon()
+    _user, page = pages("watcher", events=False)
+    refused = []
+
+    def unavailable(route) -> None:
+        refused.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "5"}, body="busy")
+
+    page.context.unroute("**/events/**")
+    page.context.route("**/events/**", unavailable)
+    for _ in range(100):  # 1 s, then 2 s between the page's attempts
+        if len(refused) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(refused) >= 2, refused
+    hear(page)  # the database is back
+    newcomer = new_player("newcomer")
+    seats.seat_take(table=table, player=newcomer, number=4, buy_in=100_00, reference="n")
+    expect(page.locator(".seats .seat[data-seat='4']")).not_to_have_class(re.compile(r"\bfree\b"))
+    expect(page.locator(".seats .seat[data-seat='4']")).to_contain_text("newcomer")
+    assert page.evaluate("window.tableEvents.reconnects") >= 2
