@@ -6,6 +6,7 @@ form errors through :func:`add_domain_error`.
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -235,9 +236,13 @@ class PracticeForm(forms.Form):
         choices=Table.Commission.choices,
         initial=Table.Commission.FIVE_PERCENT,
     )
+    # The start's idempotency key, fresh with every form (it names the practice table): a
+    # repeated start opens one session. One that is not such a key is no key.
+    token = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["token"].initial = secrets.token_hex(8)
         # Grouped as the player reads numbers ("1.000" in German), so built per form in
         # the language active now, not once at import.
         self.fields["starting_chips"].choices = [  # type: ignore[attr-defined]
@@ -246,6 +251,10 @@ class PracticeForm(forms.Form):
 
     def clean_starting_chips(self) -> int:
         return int(self.cleaned_data["starting_chips"]) * 100
+
+    def clean_token(self) -> str:
+        token = self.cleaned_data["token"]
+        return token if re.fullmatch(r"[0-9a-f]{16}", token) else ""
 
 
 class SitForm(forms.Form):

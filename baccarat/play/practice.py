@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from baccarat.board.selectors import stack_balance
@@ -30,12 +30,43 @@ def practice_start(
     tie_pays: int,
     pairs_enabled: bool,
     commission: str,
+    token: str = "",
 ) -> PracticeSession:
-    """Open a practice table of the player's own with issued chips; the wallet is untouched."""
+    """Open a practice table of the player's own with issued chips; the wallet is untouched.
+
+    ``token``: the start's idempotency key (issued with the form), which names the table:
+    a repeat with it (a retry, a double submit, two at once) opens nothing more and is
+    answered with the session the first opened."""
+    slug = f"practice-{token or secrets.token_hex(8)}"
+    sessions = PracticeSession.objects.filter(player=player, table__slug=slug)
+    existing = sessions.select_related("table").first()
+    if existing is not None:
+        return existing
+    try:
+        return _open(
+            player, slug, decks, starting_chips, hands, tie_pays, pairs_enabled, commission
+        )
+    except IntegrityError:  # the same key at once: the table's slug is unique
+        existing = sessions.select_related("table").first()
+        if existing is None:
+            raise
+        return existing
+
+
+def _open(
+    player: User,
+    slug: str,
+    decks: int,
+    starting_chips: int,
+    hands: int,
+    tie_pays: int,
+    pairs_enabled: bool,
+    commission: str,
+) -> PracticeSession:
     with transaction.atomic():
         table = Table.objects.create(
             name=PRACTICE_TABLE_NAME,
-            slug=f"practice-{secrets.token_hex(8)}",
+            slug=slug,
             kind=Table.Kind.PRACTICE,
             owner=player,
             decks=decks,

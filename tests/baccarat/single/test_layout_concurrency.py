@@ -193,3 +193,26 @@ def test_four_rebuys_with_one_token_at_once_move_the_chips_once(golden: Table, r
     assert wallet.stack_account(player=player, table=golden).balance == 30_00
     assert Transaction.objects.filter(kind=Transaction.Kind.REBUY).count() == 1
     assert audit_violations() == []
+
+
+def test_four_practice_starts_with_one_key_at_once_open_one_session(racers: Any) -> None:
+    from baccarat.models import PracticeSession
+    from baccarat.play.practice import practice_start
+
+    player = make_player("practisers")
+    start = {
+        "player": player,
+        "decks": 8,
+        "starting_chips": 1000_00,
+        "hands": 20,
+        "tie_pays": 8,
+        "pairs_enabled": False,
+        "commission": "five_percent",
+        "token": "00112233aabbccdd",
+    }
+    results = racers.run([lambda: practice_start(**start)] * 4)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert len({session.pk for session in results}) == 1  # type: ignore[union-attr]
+    assert PracticeSession.objects.filter(player=player).count() == 1
+    assert Transaction.objects.filter(kind=Transaction.Kind.PRACTICE_FUND).count() == 1
+    assert audit_violations() == []
