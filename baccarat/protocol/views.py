@@ -11,10 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from baccarat.board.selectors import deal_view
+from baccarat.board.selectors import deal_view, table_name
 from baccarat.models import Reversal, Round
 from baccarat.protocol import exports, selectors
 from baccarat.protocol.forms import ProtocolFilterForm
+from baccarat.protocol.replay import is_replayable, round_replay
 
 PROTOCOL_PAGE_SIZE = 25
 
@@ -71,6 +72,37 @@ def protocol_detail(request: HttpRequest, round_id: int) -> HttpResponse:
                 if play.round.state == Round.State.VOID
                 else None
             ),
+        },
+    )
+
+
+@login_required
+@require_GET
+def protocol_replay(request: HttpRequest, round_id: int) -> HttpResponse:
+    """One of the player's rounds dealt again as it was dealt. A round that has no replay
+    (still being dealt, or void) says why, as a 404: there is nothing to play."""
+    play = selectors.protocol_play(player=request.user, round_id=round_id)  # type: ignore[arg-type]
+    if not is_replayable(play.round):
+        return render(
+            request,
+            "baccarat/protocol_replay.html",
+            {"play": play, "round": play.round, "table_name": table_name(play.round.table)},
+            status=404,
+        )
+    replay = round_replay(play)
+    return render(
+        request,
+        "baccarat/protocol_replay.html",
+        {
+            "play": play,
+            "round": play.round,
+            "replay": replay,
+            # The table's board parts read these names.
+            "deal": replay.deal,
+            "last_round": play.round,
+            "spots": replay.spots,
+            "table": play.round.table,
+            "table_name": table_name(play.round.table),
         },
     )
 
