@@ -4,15 +4,23 @@
 // (data-revealed), announces the result, and "Play again" starts it over. table.js is not
 // loaded: it reveals a board once, after a DEAL, and drives a table this page has not.
 //
-// Loaded in the head, not deferred: it marks the page (html.replay-pending) before the
-// board is drawn, and replay.css keeps the board out of sight until the reveal starts, so
-// no frame shows the outcome first. Without the script the page shows the round as it
-// ended, everything in sight.
+// Loaded in the head, not deferred: it sets data-dealing on the board as the parser
+// inserts it, before the page is first drawn, so the reveal starts with the first frame
+// and no frame shows the outcome first. Without the script the board has no data-dealing:
+// the page shows the round as it ended, everything in sight.
 (function () {
   "use strict";
 
-  var root = document.documentElement;
-  root.classList.add("replay-pending");
+  var watcher = null;
+  if (window.MutationObserver) {
+    watcher = new MutationObserver(function () {
+      var found = document.getElementById("board");
+      if (!found) return;
+      watcher.disconnect();
+      found.setAttribute("data-dealing", "");
+    });
+    watcher.observe(document.documentElement, { childList: true, subtree: true });
+  }
 
   // As static/js/table.js: the casino's preference or the system's setting.
   function reducedMotion() {
@@ -39,18 +47,8 @@
     if (announcer && text) announcer.textContent = text.content.textContent.replace(/\s+/g, " ").trim();
   }
 
-  function play() {
-    run += 1;
-    var which = run;
-    clearTimeout(backstop);
-    var announcer = document.getElementById("announcer");
-    if (announcer) announcer.textContent = "";
-    board.classList.remove("revealed");
-    board.removeAttribute("data-revealed");
-    board.removeAttribute("data-dealing");
-    void board.offsetWidth; // the style without it is applied: the animations start over
-    board.setAttribute("data-dealing", "");
-    root.classList.remove("replay-pending");
+  // The end of run number which: at once with reduced motion (the CSS shows everything).
+  function follow(which) {
     if (reducedMotion()) { finish(which); return; }
     // The CSS shows the outcome when the banner appears (its animation's end); the timer
     // is a backstop for a banner that never animates.
@@ -60,9 +58,23 @@
     backstop = setTimeout(function () { finish(which); }, (steps * step + 0.4) * 1000 + 1000);
   }
 
+  function play() {
+    run += 1;
+    clearTimeout(backstop);
+    var announcer = document.getElementById("announcer");
+    if (announcer) announcer.textContent = "";
+    board.classList.remove("revealed");
+    board.removeAttribute("data-revealed");
+    board.removeAttribute("data-dealing");
+    void board.offsetWidth; // the style without it is applied: the animations start over
+    board.setAttribute("data-dealing", "");
+    follow(run);
+  }
+
   function start() {
+    if (watcher) watcher.disconnect();
     board = document.getElementById("board");
-    if (!board) { root.classList.remove("replay-pending"); return; }
+    if (!board) return;
     var banner = board.querySelector(".result-banner");
     if (banner) {
       banner.addEventListener("animationend", function (event) {
@@ -74,7 +86,8 @@
       again.hidden = false;
       again.addEventListener("click", play);
     }
-    play();
+    // Dealing since the parser drew the board; else (no MutationObserver) from now.
+    if (board.hasAttribute("data-dealing")) { run += 1; follow(run); } else { play(); }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
