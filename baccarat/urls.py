@@ -35,6 +35,11 @@ urlpatterns = [
     path("practice/<id:pk>/", views.practice_summary, name="practice_summary"),
     path("protocol/", protocol_views.protocol_list, name="protocol_list"),
     path("protocol/export.csv", protocol_views.protocol_export, name="protocol_export"),
+    path(
+        "protocol/statistics/",
+        protocol_views.protocol_statistics,
+        name="protocol_statistics",
+    ),
     path("protocol/<id:round_id>/", protocol_views.protocol_detail, name="protocol_detail"),
     path("protocol/<id:round_id>/replay/", protocol_views.protocol_replay, name="protocol_replay"),
     path("shoes/<sha256:commitment>/", integrity_views.shoe_verify, name="shoe_verify"),

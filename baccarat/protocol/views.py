@@ -16,6 +16,8 @@ from baccarat.models import Reversal, Round
 from baccarat.protocol import exports, selectors
 from baccarat.protocol.forms import ProtocolFilterForm
 from baccarat.protocol.replay import is_replayable, round_replay
+from baccarat.protocol.statistics_form import StatisticsFilterForm
+from baccarat.protocol.statistics_page import statistics_page
 
 PROTOCOL_PAGE_SIZE = 25
 
@@ -118,3 +120,14 @@ def protocol_export(request: HttpRequest) -> HttpResponse:
     response["Content-Disposition"] = 'attachment; filename="protocol.csv"'
     exports.protocol_csv_write(plays=plays, out=response)
     return response
+
+
+@login_required
+@require_GET
+def protocol_statistics(request: HttpRequest) -> HttpResponse:
+    """The player's own statistics: balance over time, result by bet beside the exact
+    odds' expectation, rounds and time per day. A filter that cannot be read shows
+    everything, with its errors."""
+    form = StatisticsFilterForm(request.GET or None, player=request.user)
+    page = statistics_page(form.scope())
+    return render(request, "baccarat/protocol_statistics.html", {"form": form, "page": page})
