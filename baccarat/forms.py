@@ -163,6 +163,14 @@ class EmptyForm(forms.Form):
     """CLEAR and REBET carry nothing but the CSRF token."""
 
 
+class RealityCheckForm(forms.Form):
+    """The reality check's answer (``confirm``: leaving asks nothing more)."""
+
+    answer = forms.ChoiceField(
+        choices=[("continue", "continue"), ("leave", "leave"), ("protocol", "protocol")]
+    )
+
+
 class ExitForm(forms.Form):
     """EXIT; ``confirm`` when the player agreed to leave with chips on the layout.
     ``layout_stake``: the chips the player laid out in the page (its script keeps the

@@ -19,6 +19,11 @@ urlpatterns = [
     path("tables/<slug:slug>/deal/", views.table_deal, name="table_deal"),
     path("tables/<slug:slug>/rebuy/", views.table_rebuy, name="table_rebuy"),
     path("tables/<slug:slug>/exit/", views.table_exit, name="table_exit"),
+    path(
+        "tables/<slug:slug>/reality-check/",
+        views.table_reality_check,
+        name="table_reality_check",
+    ),
     # Full tables
     path("tables/<slug:slug>/sit/", full_views.table_sit, name="table_sit"),
     path("tables/<slug:slug>/pass/", full_views.table_pass, name="table_pass"),

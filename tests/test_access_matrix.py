@@ -71,6 +71,10 @@ MATRIX = {
     "accounts:preferences": (None, SIGNED_IN),
     "accounts:set_language": (None, POST_ONLY_OPEN),
     "accounts:sound": (None, POST_ONLY),
+    "accounts:responsible_play": (None, SIGNED_IN),
+    "accounts:responsible_reality": (None, POST_ONLY),
+    "accounts:responsible_limits": (None, POST_ONLY),
+    "accounts:responsible_break": (lambda o: {"kind": "break"}, POST_ONLY),
     "accounts:password_change": (None, SIGNED_IN),
     "accounts:password_change_done": (None, SIGNED_IN),
     "accounts:password_reset": (None, EVERYONE),
@@ -89,6 +93,7 @@ MATRIX = {
     "baccarat:table_deal": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_rebuy": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_exit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_reality_check": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_sit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_pass": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_cut": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
@@ -109,6 +114,8 @@ MATRIX = {
     "baccarat:protocol_list": (None, SIGNED_IN),
     "baccarat:protocol_export": (None, SIGNED_IN),
     "baccarat:protocol_detail": (lambda o: {"round_id": o["round"].pk}, ALICE_ONLY),
+    "baccarat:protocol_replay": (lambda o: {"round_id": o["round"].pk}, ALICE_ONLY),
+    "baccarat:protocol_statistics": (None, SIGNED_IN),
     # Public: a shoe's commitment, and its order once it has ended, at the address its
     # commitment makes (nobody can guess it); by number only for the shoe's own player.
     "baccarat:shoe_verify": (

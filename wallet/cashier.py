@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from wallet import protection
 from wallet.errors import DepositLimitReached, InvalidAmount, RoundInPlay
 from wallet.models import Account, DepositLimit, Transaction
 from wallet.services import check_amount, issuer_account, wallet_account, wallet_deposit
@@ -128,6 +129,7 @@ def cashier_deposit(*, player: User, amount: int, reference: str) -> Transaction
     limit has been used up since.
     """
     amount = check_amount(amount)
+    protection.protection_check(player=player, bet=False)
     with transaction.atomic():
         _lock_player(player)
         if Transaction.objects.filter(reference=reference).exists():

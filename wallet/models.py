@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 
@@ -181,3 +181,67 @@ class DepositLimit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.amount}"
+
+
+class PlayLimit(models.Model):
+    """A limit the player set on their own play: losses or time, per day or per week.
+
+    Lowering applies at once; raising or removing waits 24 hours (``pending_*``), as the
+    deposit limit does. Losses in cents, time in minutes."""
+
+    class Kind(models.TextChoices):
+        LOSS_DAY = "loss_day", _("Loss limit per day")
+        LOSS_WEEK = "loss_week", _("Loss limit per week")
+        TIME_DAY = "time_day", _("Play time per day")
+        TIME_WEEK = "time_week", _("Play time per week")
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_limits"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    amount = models.BigIntegerField(_("limit"))
+    # A raise (or, with pending_remove, the removal) that applies from pending_from on.
+    pending_amount = models.BigIntegerField(null=True, blank=True)
+    pending_remove = models.BooleanField(default=False)
+    pending_from = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("play limit")
+        verbose_name_plural = _("play limits")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "kind"], name="one_play_limit_per_kind"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="play_limit_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.kind} {self.amount}"
+
+
+class PlayBreak(models.Model):
+    """A break the player took, or their self-exclusion: no bets, deposits, rebuys or
+    chat until ``ends_at``. Nobody can end it early: there is no service that does."""
+
+    class Kind(models.TextChoices):
+        BREAK = "break", _("Break")
+        EXCLUSION = "exclusion", _("Self-exclusion")
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_breaks"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    started_at = models.DateTimeField(_("started"))
+    ends_at = models.DateTimeField(_("ends"))
+
+    class Meta:
+        verbose_name = _("break from play")
+        verbose_name_plural = _("breaks from play")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=F("started_at")), name="break_ends_later"
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "-ends_at"], name="break_player_ends")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.kind} until {self.ends_at}"

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from baccarat.events import event_write, table_change
 from baccarat.models import ChatMessage, ChatMute, ChatReport, Seat, Table, TableEvent
+from wallet import protection
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
@@ -101,6 +102,8 @@ def chat_post(*, table: Table, player: User, text: str) -> ChatMessage:
         )
     if len(text) > ChatMessage.MAX_LENGTH:
         raise ChatRefused(_("A message has at most 200 characters."))
+    if protection.is_blocked(player):
+        raise ChatRefused(protection.blocked_message(player))
     with table_change(table.pk) as table:
         seat = Seat.objects.filter(table=table, player=player).first()
         if seat is None:

@@ -41,6 +41,7 @@ from baccarat.models import Play, Round, Seat, Shoe, Table
 from baccarat.play import betting, rounds
 from baccarat.play.faults import fault_point
 from baccarat.rules.rule_sets import rules_of
+from wallet import protection
 from wallet import services as wallet
 from wallet.errors import InsufficientFunds
 from wallet.models import Account
@@ -273,6 +274,8 @@ def full_bet(
     token: str = "",
 ) -> Mine:
     """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
+    if not take_back:
+        protection.protection_check(player=player)
     with table_change(table.pk) as table:
         edit = betting.chip_edit(kind=kind, amount=amount, take_back=take_back)
         return _edit(table, player, edit, token)
@@ -285,6 +288,7 @@ def full_clear(*, table: Table, player: User, token: str = "") -> Mine:
 
 def full_rebet(*, table: Table, player: User, token: str = "") -> Mine:
     """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
+    protection.protection_check(player=player)
     with table_change(table.pk) as table:
         last = betting.last_stakes(table=table, player=player)
 
@@ -316,6 +320,8 @@ def full_decide(*, table: Table, player: User, deal: bool, token: str = "") -> D
     nothing: it is answered with the player's part of the table as it is
     (``Decided.mine`` None), not refused, whatever round the table is at now.
     """
+    if deal:
+        protection.protection_check(player=player, deal=True)
     try:
         return _decide(table=table, player=player, deal=deal, token=token)
     except (RoundError, IntegrityError):

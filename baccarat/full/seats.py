@@ -20,6 +20,7 @@ from baccarat.events import event_write, table_change
 from baccarat.models import Play, Round, Seat, Table
 from baccarat.play.betting import write_stakes
 from baccarat.play.stacks import cashed_out
+from wallet import protection
 from wallet import services as wallet
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def seat_take(*, table: Table, player: User, number: int, buy_in: int, reference
     asked for when it was taken first and the player got the next free one (else None),
     so the player can be told (seeds 000/001).
     """
+    protection.protection_check(player=player, bet=False)
     with table_change(table.pk) as table:
         if not table.is_active or table.kind != Table.Kind.FULL:
             raise RoundError("table_closed")
@@ -118,13 +120,16 @@ def _stand_up(table: Table, seat: Seat, reason: str) -> int:
 
 def seats_stand_up_due(table: Table, now: datetime) -> list[int]:
     """Stand up (and cash out) the players the server must (table locked by the caller):
-    three rounds in a row without a decision, or away longer than
-    ``CASINO_SEAT_AWAY_SECONDS``; never one whose stake is in a round being dealt."""
+    three rounds in a row without a decision, away longer than
+    ``CASINO_SEAT_AWAY_SECONDS``, or on a break from play (responsible play); never one
+    whose stake is in a round being dealt (they stand up after it)."""
     away = now - timedelta(seconds=settings.CASINO_SEAT_AWAY_SECONDS)
     stood = []
     for seat in Seat.objects.filter(table=table).select_related("player"):
         reason = ""
-        if seat.missed >= MISSED_ROUNDS_LIMIT:
+        if protection.is_blocked(seat.player, now):
+            reason = "break"
+        elif seat.missed >= MISSED_ROUNDS_LIMIT:
             reason = "missed"
         elif seat.last_seen < away:
             reason = "away"
@@ -132,6 +137,18 @@ def seats_stand_up_due(table: Table, now: datetime) -> list[int]:
             _stand_up(table, seat, reason)
             stood.append(seat.number)
     return stood
+
+
+def player_stand_up_everywhere(player: User) -> None:
+    """Stand the player up at every full table where they sit (a break from play has
+    begun), each under its table's lock; where a stake of theirs is being dealt, the
+    table's next tick does it after the round (:func:`seats_stand_up_due`)."""
+    for table_id in Seat.objects.filter(player=player).values_list("table_id", flat=True):
+        with table_change(table_id) as table:
+            seat = Seat.objects.filter(table=table, player=player).select_related("player")
+            found = seat.first()
+            if found is not None and not _committed(table, player):
+                _stand_up(table, found, "break")
 
 
 def seats_stand_up_all(table: Table, *, reason: str) -> list[int]:

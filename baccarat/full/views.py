@@ -42,6 +42,7 @@ from baccarat.full import state as full_state
 from baccarat.full import views as full_views
 from baccarat.models import Bet, Table
 from baccarat.rules.rule_sets import chip_unit
+from wallet import protection
 from wallet.errors import WalletError
 from wallet.formatting import format_money, money_format
 
@@ -87,6 +88,7 @@ def render_full_table(
     else:
         results = [] if new_shoe else None
     context = {
+        "reality": protection.reality_check_pending(player=request.user),  # type: ignore[arg-type]
         "table": table,
         "table_name": table.name,
         "state": state,

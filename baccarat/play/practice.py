@@ -12,6 +12,7 @@ from django.utils import timezone
 from baccarat.board.selectors import stack_balance
 from baccarat.models import Play, PracticeSession, Round, Table
 from baccarat.rules.rule_sets import chip_unit
+from wallet import protection
 from wallet import services as wallet
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def practice_start(
     ``token``: the start's idempotency key (issued with the form), which names the table:
     a repeat with it (a retry, a double submit, two at once) opens nothing more and is
     answered with the session the first opened."""
+    protection.protection_check(player=player, bet=False)
     slug = f"practice-{token or secrets.token_hex(8)}"
     sessions = PracticeSession.objects.filter(player=player, table__slug=slug)
     existing = sessions.select_related("table").first()

@@ -38,6 +38,7 @@ from baccarat.play.betting import locked_round, stakes_of, write_stakes
 from baccarat.play.faults import fault_point
 from baccarat.play.practice import practice_record
 from baccarat.rules.rule_sets import rules_of
+from wallet import protection
 from wallet import services as wallet
 from wallet.errors import InsufficientFunds
 from wallet.models import Account
@@ -494,6 +495,7 @@ def layout_deal(
     fields say (:func:`_deal_repeated`). The seat lock orders repeats; the key is found
     on the player's latest plays, read under it anyway, and an older one is refused by
     the constraint ``one_deal_per_token`` (the whole lock undone)."""
+    protection.protection_check(player=player, deal=True)
     keyed: Play | None = None
     result: LockResult | None = None
     try:

@@ -8,6 +8,7 @@ from baccarat.errors import RoundError
 from baccarat.models import PracticeSession, Round, Table
 from baccarat.play.betting import bets_clear
 from baccarat.play.practice import practice_finish
+from wallet import protection
 from wallet import services as wallet
 from wallet.models import Account, Transaction
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 def table_rebuy(*, player: User, table: Table, amount: int, reference: str) -> None:
     """Move ``amount`` cents from the wallet to the player's stack at ``table``."""
+    protection.protection_check(player=player, bet=False)
     if table.kind == Table.Kind.PRACTICE:
         raise RoundError("session_over")
     wallet.wallet_rebuy(player=player, table=table, amount=amount, reference=reference)

@@ -32,6 +32,7 @@ from baccarat.forms import (
     ExitForm,
     PracticeForm,
     PressForm,
+    RealityCheckForm,
     RebuyForm,
     add_domain_error,
 )
@@ -41,6 +42,7 @@ from baccarat.play import betting, rounds, stacks
 from baccarat.play.practice import practice_start
 from baccarat.protocol.notices import deliver_server_notices, server_notices
 from baccarat.rules.rule_sets import chip_unit
+from wallet import protection
 from wallet.errors import WalletError
 from wallet.formatting import format_money, money_format
 
@@ -91,6 +93,7 @@ def _render_table(
         practice.refresh_from_db()  # the deal counted a hand and may have ended it
     full_page = not request.htmx  # type: ignore[attr-defined]
     context = {
+        "reality": protection.reality_check_pending(player=request.user),  # type: ignore[arg-type]
         "table": table,
         "table_name": selectors.table_name(table),
         "state": state,
@@ -220,6 +223,8 @@ def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
             take_back=form.cleaned_data["take_back"],
         )
         try:
+            if not form.cleaned_data["take_back"]:  # a chip more is a bet
+                protection.protection_check(player=request.user)  # type: ignore[arg-type]
             layout = betting.layout_edit(
                 table=table,
                 player=request.user,  # type: ignore[arg-type]
@@ -231,11 +236,15 @@ def table_bet(request: HttpRequest, slug: str) -> HttpResponse:
     return _after_action(request, table, form, layout=layout)
 
 
-def _betting_action(request: HttpRequest, table: Table, edit: betting.LayoutEdit) -> HttpResponse:
+def _betting_action(
+    request: HttpRequest, table: Table, edit: betting.LayoutEdit, *, bets: bool = False
+) -> HttpResponse:
     form = PressForm(request.POST)
     layout = None
     if form.is_valid():
         try:
+            if bets:
+                protection.protection_check(player=request.user)  # type: ignore[arg-type]
             layout = betting.layout_edit(
                 table=table,
                 player=request.user,  # type: ignore[arg-type]
@@ -262,7 +271,7 @@ def table_rebet(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
     if table.kind == Table.Kind.FULL:
         return full_views.full_rebet(request, table)
-    return _betting_action(request, table, betting.rebet_edit)
+    return _betting_action(request, table, betting.rebet_edit, bets=True)
 
 
 @login_required
@@ -383,6 +392,24 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(target)
 
 
+@login_required
+@require_POST
+def table_reality_check(request: HttpRequest, slug: str) -> HttpResponse:
+    """The reality check answered: go on, leave the table (its stack cashed out, as EXIT
+    does), or open the protocol. Any answer starts the next interval."""
+    table = selectors.table_for_player(slug=slug, player=request.user)  # type: ignore[arg-type]
+    form = RealityCheckForm(request.POST)
+    if not form.is_valid():
+        return redirect("baccarat:table", slug=table.slug)
+    protection.reality_check_answer(player=request.user)  # type: ignore[arg-type]
+    answer = form.cleaned_data["answer"]
+    if answer == "leave":
+        return table_exit(request, slug)
+    if answer == "protocol":
+        return redirect("baccarat:protocol_list")
+    return redirect("baccarat:table", slug=table.slug)
+
+
 # Practice ---------------------------------------------------------------------------
 
 
@@ -391,8 +418,12 @@ def table_exit(request: HttpRequest, slug: str) -> HttpResponse:
 def practice_new(request: HttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        session = practice_start(player=request.user, **form.cleaned_data)  # type: ignore[arg-type]
-        return redirect("baccarat:table", slug=session.table.slug)
+        try:
+            session = practice_start(player=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        except DOMAIN_ERRORS as error:
+            add_domain_error(form, error)
+        else:
+            return redirect("baccarat:table", slug=session.table.slug)
     sessions = PracticeSession.objects.filter(player=request.user).order_by("-pk")[:10]
     return render(request, "baccarat/practice_new.html", {"form": form, "sessions": sessions})
 

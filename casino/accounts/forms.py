@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -8,6 +9,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from casino.accounts.models import User
+from wallet.forms import UnitsField
+from wallet.models import PlayBreak
 
 LANGUAGE_CHOICES = [(code, name) for code, name in settings.LANGUAGES]
 
@@ -81,3 +84,61 @@ class SecondFactorForm(forms.Form):
         else:
             code.help_text = _("The six digits your authenticator app shows now.")
             code.widget.attrs["inputmode"] = "numeric"
+
+
+# Responsible play (wallet/protection.py) ----------------------------------------------
+
+
+class RealityCheckPreferenceForm(forms.ModelForm[User]):
+    class Meta:
+        model = User
+        fields = ("reality_check_minutes",)
+
+
+class PlayLimitsForm(forms.Form):
+    """The player's own limits; an empty field is no limit."""
+
+    loss_day = UnitsField(label=_("Loss limit per day (€)"), max_units=1_000_000, required=False)
+    loss_week = UnitsField(label=_("Loss limit per week (€)"), max_units=1_000_000, required=False)
+    time_day = forms.IntegerField(
+        label=_("Play time per day (minutes)"), min_value=1, max_value=24 * 60, required=False
+    )
+    time_week = forms.IntegerField(
+        label=_("Play time per week (minutes)"), min_value=1, max_value=7 * 24 * 60, required=False
+    )
+
+
+class BreakForm(forms.Form):
+    """A break (``kind`` break: days) or a self-exclusion (``kind`` exclusion)."""
+
+    LENGTHS = {
+        PlayBreak.Kind.BREAK: [
+            ("1", _("24 hours")),
+            ("7", _("7 days")),
+            ("30", _("30 days")),
+        ],
+        PlayBreak.Kind.EXCLUSION: [
+            ("183", _("6 months")),
+            ("365", _("1 year")),
+            ("1826", _("5 years")),
+        ],
+    }
+
+    length = forms.ChoiceField(label=_("How long"))
+    confirm = forms.BooleanField(
+        label=_(
+            "I understand: until it ends I cannot bet, deposit, buy chips or chat, "
+            "and nobody can end it early, not even support."
+        ),
+        error_messages={"required": _("Please confirm that you understand.")},
+    )
+
+    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", kind)
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        self.fields["length"].choices = self.LENGTHS[kind]  # type: ignore[attr-defined]
+
+    @property
+    def duration(self) -> timedelta:
+        return timedelta(days=int(self.cleaned_data["length"]))

@@ -42,6 +42,23 @@ class User(AbstractUser):
         help_text=_("The table shows how long you have been playing and the local time."),
     )
 
+    # Responsible play (wallet/protection.py), kept on the player's row so that every
+    # request, which reads it anyway, knows at once whether the player may bet.
+    reality_check_minutes = models.PositiveSmallIntegerField(
+        _("reality check"),
+        choices=[
+            (15, _("every 15 minutes")),
+            (30, _("every 30 minutes")),
+            (60, _("every 60 minutes")),
+            (0, _("off")),
+        ],
+        default=60,
+        help_text=_("A reminder of the time you have played and your result since you came."),
+    )
+    reality_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    play_blocked_until = models.DateTimeField(null=True, blank=True, editable=False)
+    has_play_limits = models.BooleanField(default=False, editable=False)
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         indexes = [

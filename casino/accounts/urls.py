@@ -16,6 +16,14 @@ urlpatterns = [
     path("preferences/", views.preferences, name="preferences"),
     path("language/", views.set_language, name="set_language"),
     path("sound/", views.sound, name="sound"),
+    path("responsible-play/", views.responsible_play, name="responsible_play"),
+    path(
+        "responsible-play/reality-check/",
+        views.responsible_reality,
+        name="responsible_reality",
+    ),
+    path("responsible-play/limits/", views.responsible_limits, name="responsible_limits"),
+    path("responsible-play/<slug:kind>/", views.responsible_break, name="responsible_break"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

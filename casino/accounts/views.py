@@ -1,20 +1,32 @@
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino.accounts.forms import LanguageForm, PreferencesForm, SignupForm, SoundForm
+from baccarat.full.seats import player_stand_up_everywhere
+from casino.accounts.forms import (
+    BreakForm,
+    LanguageForm,
+    PlayLimitsForm,
+    PreferencesForm,
+    RealityCheckPreferenceForm,
+    SignupForm,
+    SoundForm,
+)
 from casino.accounts.models import User
+from wallet import protection
+from wallet.models import PlayBreak, PlayLimit
 from wallet.services import wallet_open_for_new_player
 
 
@@ -109,3 +121,91 @@ def _set_language_cookie(response: HttpResponse, language: str) -> None:
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=True,
     )
+
+
+# Responsible play -------------------------------------------------------------------
+
+LIMIT_UNITS = {"loss_day": 100, "loss_week": 100, "time_day": 1, "time_week": 1}
+
+
+def _responsible_page(request: HttpRequest, **forms: Any) -> HttpResponse:
+    player = cast(User, request.user)
+    states = {state.kind: state for state in protection.limits_status(player=player)}
+    initial = {kind: state.amount // LIMIT_UNITS[kind] for kind, state in states.items()}
+    context = {
+        "reality_form": forms.get("reality_form") or RealityCheckPreferenceForm(instance=player),
+        "limits_form": forms.get("limits_form") or PlayLimitsForm(initial=initial),
+        "break_form": forms.get("break_form") or BreakForm(kind=PlayBreak.Kind.BREAK),
+        "exclusion_form": forms.get("exclusion_form") or BreakForm(kind=PlayBreak.Kind.EXCLUSION),
+        "limits": [states.get(kind) for kind in LIMIT_UNITS],
+        "has_limits": bool(states),
+        "limit_kinds": PlayLimit.Kind,
+        "active_break": protection.active_break(player=player),
+    }
+    return render(request, "accounts/responsible_play.html", context)
+
+
+@login_required
+@require_GET
+def responsible_play(request: HttpRequest) -> HttpResponse:
+    """What each protection does, the player's own, and the forms to change them."""
+    return _responsible_page(request)
+
+
+@login_required
+@require_POST
+def responsible_reality(request: HttpRequest) -> HttpResponse:
+    form = RealityCheckPreferenceForm(request.POST, instance=cast(User, request.user))
+    if not form.is_valid():
+        return _responsible_page(request, reality_form=form)
+    form.save()
+    messages.success(request, _("Your reality check is saved."))
+    return redirect("accounts:responsible_play")
+
+
+@login_required
+@require_POST
+def responsible_limits(request: HttpRequest) -> HttpResponse:
+    """Each limit changed: a lower one at once, a higher one or none after 24 hours."""
+    player = cast(User, request.user)
+    form = PlayLimitsForm(request.POST)
+    if not form.is_valid():
+        return _responsible_page(request, limits_form=form)
+    states = {state.kind: state for state in protection.limits_status(player=player)}
+    later = False
+    for kind in LIMIT_UNITS:
+        wanted = form.cleaned_data[kind]
+        current = states.get(kind)
+        if (current.amount if current else None) == wanted:
+            continue
+        protection.play_limit_set(player=player, kind=kind, amount=wanted)
+        later = later or (current is not None and (wanted is None or wanted > current.amount))
+    messages.success(
+        request,
+        _("Your limits are saved. A higher limit, or none, applies in 24 hours.")
+        if later
+        else _("Your limits are saved and apply now."),
+    )
+    return redirect("accounts:responsible_play")
+
+
+@login_required
+@require_POST
+def responsible_break(request: HttpRequest, kind: str) -> HttpResponse:
+    """A break or a self-exclusion, from now on: seated at a full table, the player is
+    stood up (their stack cashed out) as soon as no stake of theirs is being dealt."""
+    if kind not in PlayBreak.Kind.values:
+        raise Http404
+    player = cast(User, request.user)
+    form = BreakForm(request.POST, kind=kind)
+    if not form.is_valid():
+        name = "break_form" if kind == PlayBreak.Kind.BREAK else "exclusion_form"
+        return _responsible_page(request, **{name: form})
+    taken = protection.play_break_take(player=player, kind=kind, length=form.duration)
+    player_stand_up_everywhere(player)
+    messages.success(
+        request,
+        _("Your break from play has begun. It ends on %(until)s.")
+        % {"until": date_format(timezone.localtime(taken.ends_at), "DATETIME_FORMAT")},
+    )
+    return redirect("accounts:responsible_play")

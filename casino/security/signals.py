@@ -1,4 +1,5 @@
-"""Log every refused login; count it against the IP's limit; stamp each new session."""
+"""Log every refused login; count it against the IP's limit; stamp each new session and
+start its reality check's clock."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.dispatch import receiver
 
 from casino.security.middleware import session_stamp
 from casino.security.ratelimits import login_failure_count
+from wallet.protection import reality_check_answer
 
 logger = logging.getLogger("casino.security")
 
@@ -27,3 +29,10 @@ def log_login_failed(
 def stamp_session(sender: object, request: Any, user: Any, **kwargs: Any) -> None:
     if request is not None and hasattr(request, "session"):
         session_stamp(request)
+
+
+@receiver(user_logged_in)
+def start_the_reality_checks_clock(sender: object, request: Any, user: Any, **kwargs: Any) -> None:
+    """A sign-in starts the reality check's interval (wallet/protection.py), so that no
+    page reads the player's stakes for it until an interval has passed."""
+    reality_check_answer(player=user)

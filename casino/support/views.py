@@ -30,6 +30,7 @@ from casino.support.forms import (
     VoidForm,
 )
 from casino.support.models import StaffAction, Ticket
+from wallet import protection
 
 PAGE_SIZE = 50
 
@@ -205,7 +206,13 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         kind=StaffAction.Kind.PLAYER_VIEWED,
         subject=player,
     )
-    context = {"player": player, **selectors.player_story(player=player)}
+    context = {
+        "player": player,
+        **selectors.player_story(player=player),
+        # Responsible play: what support sees and cannot change (wallet/protection.py).
+        "play_break": protection.active_break(player=player),
+        "play_limits": protection.limits_status(player=player),
+    }
     return render(request, "support/player.html", context)
 
 

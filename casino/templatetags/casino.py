@@ -4,10 +4,12 @@ page's context."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import template
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.safestring import SafeString
 
 from baccarat.board import card_names, scores
@@ -26,6 +28,14 @@ def money(cents: int | None) -> str:
 @register.filter
 def signed_money(cents: int | None) -> str:
     return format_money(cents, sign=True)
+
+
+@register.filter
+def clock_time(value: datetime | None) -> str:
+    """A moment as the player's clock shows it (the local time, hours and minutes)."""
+    if value is None:
+        return ""
+    return date_format(timezone.localtime(value), "TIME_FORMAT")
 
 
 @register.filter
