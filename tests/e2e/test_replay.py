@@ -114,9 +114,9 @@ def assert_the_outcome_waits(frames: list[dict], *, since: float = 0) -> None:
 def assert_dealt_in_order(page, count: int) -> None:
     turned = page.evaluate("window.cardOrder.turned()")
     times = [turned[str(step)] for step in range(count)]  # every card turned
-    assert times == sorted(times), turned
-    # One after another, each a step later than the one before (0.7 s; at least 0.4 s).
-    assert min(b - a for a, b in itertools.pairwise(times)) > 400, times
+    # One after another (a step is 0.7 s: six cards take some 3.5 s from the first).
+    assert all(a < b for a, b in itertools.pairwise(times)), turned
+    assert times[-1] - times[0] > (count - 1) * 500, times
 
 
 @SCREENS

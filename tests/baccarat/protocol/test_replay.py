@@ -288,7 +288,7 @@ def test_the_replay_speaks_the_players_language(client: Any, seated: Any, table:
 
 
 # The session, its user, the play with its round, table and shoe, its bets.
-REPLAY_BUDGET = 5
+REPLAY_BUDGET = 4
 
 
 def test_the_replay_reads_a_fixed_number_of_queries(
