@@ -163,3 +163,25 @@ def test_a_new_visit_starts_the_reality_checks_clock_again(alice: Any) -> None:
     Transaction.objects.filter(reference="new").update(created_at=now - timedelta(minutes=5))
     assert not protection.reality_check_due(player=alice, now=now)  # 5 minutes in
     assert _fresh(alice).reality_checked_at == now - timedelta(minutes=5)
+
+
+def test_the_play_time_limit_stops_bets_once_reached(alice: Any) -> None:
+    now = timezone.now()
+    protection.play_limit_set(player=alice, kind="time_day", amount=20, now=now)
+    alice = _fresh(alice)
+    start = max(protection.day_start(now), now - timedelta(minutes=40))
+    minutes = int((now - start).total_seconds() // 60)
+    for minute in range(0, minutes + 1):
+        Transaction.objects.create(
+            kind=Transaction.Kind.STAKE, reference=f"t{minute}", player=alice
+        )
+        Transaction.objects.filter(reference=f"t{minute}").update(
+            created_at=start + timedelta(minutes=minute)
+        )
+    if minutes < 20:
+        pytest.skip("too close to midnight to have played 20 minutes today")
+    with pytest.raises(protection.PlayRefused) as refused:
+        protection.protection_check(player=alice, now=now)
+    assert "20 minutes" in str(refused.value.message)
+    [state] = protection.limits_status(player=alice, now=now)
+    assert state.reached and state.resets_at == protection.day_start(now + timedelta(days=1))
