@@ -223,9 +223,7 @@ def test_the_page_shows_every_section(client: Any, alice: Any, history: Any) -> 
     assert "Practice" not in re.sub(r"Practice sessions are left out", "", html)
 
 
-def test_the_period_and_the_table_narrow_the_figures(
-    client: Any, alice: Any, history: Any
-) -> None:
+def test_the_period_and_the_table_narrow_the_figures(client: Any, alice: Any, history: Any) -> None:
     client.force_login(alice)
     recent = client.get(URL, {"period": "7"}).context["page"]
     assert recent.activity.rounds == "2"
@@ -237,9 +235,9 @@ def test_the_period_and_the_table_narrow_the_figures(
     ).context["page"]
     assert dated.activity.rounds == "3"
     # The dates within the period: nothing is both.
-    neither = client.get(
-        URL, {"period": "7", "date_to": at(40, 0).date().isoformat()}
-    ).context["page"]
+    neither = client.get(URL, {"period": "7", "date_to": at(40, 0).date().isoformat()}).context[
+        "page"
+    ]
     assert neither.activity is None and neither.results is None
 
 
@@ -345,9 +343,7 @@ def test_the_protocol_links_to_the_statistics(client: Any, alice: Any) -> None:
 
 
 def test_a_charts_text_is_escaped_and_it_is_an_image() -> None:
-    svg = charts.result_chart(
-        rows=[charts.ResultRow('<b>"Tie"</b>', -5_00, -71)], labelledby="a b"
-    )
+    svg = charts.result_chart(rows=[charts.ResultRow('<b>"Tie"</b>', -5_00, -71)], labelledby="a b")
     assert "<b>" not in svg and "&lt;b&gt;&quot;Tie&quot;&lt;/b&gt;" in svg
     assert svg.startswith('<svg class="stats-chart stats-results" viewBox="0 0 560 ')
     assert 'role="img" aria-labelledby="a b"' in svg
