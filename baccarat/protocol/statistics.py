@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from django.core.cache import cache
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Trunc, TruncDate, TruncMinute
@@ -70,21 +71,27 @@ def statistics_tables(player: User) -> list[tuple[int, str]]:
     ]
 
 
+def counted(scope: Scope, to_play: str = "") -> Q:
+    """The player's settled plays with a stake in the scope, practice left out, as a
+    condition on plays, or on the rows ``to_play`` leads from to them ("play__")."""
+    lookups: dict[str, Any] = {
+        "player": scope.player,
+        "stake_total__gt": 0,
+        "round__state": Round.State.SETTLED,
+        "table__kind__in": COUNTED_KINDS,
+    }
+    if scope.table is not None:
+        lookups["table_id"] = scope.table
+    if scope.start is not None:
+        lookups["created_at__gte"] = scope.start
+    if scope.end is not None:
+        lookups["created_at__lt"] = scope.end
+    return Q(**{f"{to_play}{name}": value for name, value in lookups.items()})
+
+
 def counted_plays(scope: Scope) -> QuerySet[Play]:
     """The player's settled plays with a stake in the scope, practice left out."""
-    plays = Play.objects.filter(
-        player=scope.player,
-        stake_total__gt=0,
-        round__state=Round.State.SETTLED,
-        table__kind__in=COUNTED_KINDS,
-    )
-    if scope.table is not None:
-        plays = plays.filter(table_id=scope.table)
-    if scope.start is not None:
-        plays = plays.filter(created_at__gte=scope.start)
-    if scope.end is not None:
-        plays = plays.filter(created_at__lt=scope.end)
-    return plays
+    return Play.objects.filter(counted(scope))
 
 
 # The balance over time ------------------------------------------------------------------
@@ -246,7 +253,7 @@ def bet_results(scope: Scope) -> list[BetResult]:
     change the edge (:data:`EDGE_RULES`); the exact edge applied per group."""
     rules = {f"rule_{name}": KeyTextTransform(name, "play__round__rules") for name in EDGE_RULES}
     groups = (
-        Bet.objects.filter(play__in=counted_plays(scope))
+        Bet.objects.filter(counted(scope, "play__"))
         .values("kind", **rules)
         .annotate(bets=Count("id"), staked=Sum("stake"), paid=Sum("payout"))
         .order_by()
@@ -330,3 +337,65 @@ def activity(days: Sequence[Day], *, first: date, last: date) -> tuple[str, list
             totals[2] += day.staked
             totals[3] += day.result
     return unit, [Day(key, *totals) for key, totals in bars.items()]
+
+
+# The figures, kept until the ledger moves ------------------------------------------------
+
+# How long a player's figures are kept at most: any posting of theirs (a round, a rebuy,
+# a void's refund) makes new ones sooner, since its id is in the key.
+CACHE_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class Figures:
+    balance: Balance | None
+    bets: list[BetResult]
+    days: list[Day]
+
+
+def figures_key(scope: Scope) -> str:
+    """The cache key of ``scope``'s figures: the player, their newest posting (one probe
+    of the index txn_player_recent), the scope, today and the time zone."""
+    newest = (
+        Transaction.objects.filter(player=scope.player)
+        .order_by("-created_at", "-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    parts = (
+        scope.player.pk,
+        newest,
+        scope.start.isoformat() if scope.start else "",
+        scope.end.isoformat() if scope.end else "",
+        scope.table or "",
+        timezone.localdate().isoformat(),
+        timezone.get_current_timezone_name(),
+    )
+    return "protocol-statistics:1:" + ":".join(str(part) for part in parts)
+
+
+def statistics_figures(scope: Scope) -> Figures:
+    """The balance, the results by bet and the days of ``scope``, counted once and then
+    kept until the player's ledger moves (at most :data:`CACHE_SECONDS`): a long history
+    costs its grouped reads once (about a second for 10^5 rounds on PostgreSQL), not on
+    every visit. A kept balance line is drawn on to now."""
+    key = figures_key(scope)
+    found = cache.get(key)
+    if found is None:
+        found = Figures(
+            balance=balance_over_time(scope), bets=bet_results(scope), days=days_played(scope)
+        )
+        cache.set(key, found, CACHE_SECONDS)
+    elif found.balance is not None and scope.end is None:
+        # Nothing moved since: the last balances hold until now.
+        last = found.balance.points[-1]
+        now = timezone.now()
+        points = [*found.balance.points[:-1], BalancePoint(now, last.wallet, last.stacks)]
+        found = Figures(
+            balance=Balance(
+                start=found.balance.start, end=now, unit=found.balance.unit, points=points
+            ),
+            bets=found.bets,
+            days=found.days,
+        )
+    return found

@@ -23,9 +23,7 @@ from baccarat.protocol.statistics import (
     Day,
     Scope,
     activity,
-    balance_over_time,
-    bet_results,
-    days_played,
+    statistics_figures,
 )
 from wallet.formatting import format_money
 
@@ -248,15 +246,16 @@ class StatisticsPage:
 def statistics_page(scope: Scope) -> StatisticsPage:
     """Every section of the page for ``scope``; ``None`` for a section with nothing to
     show. The ids the charts name are the template's."""
+    figures = statistics_figures(scope)
     return StatisticsPage(
         balance=balance_section(
-            balance_over_time(scope), labelledby="stats-balance-heading stats-balance-text"
+            figures.balance, labelledby="stats-balance-heading stats-balance-text"
         ),
         results=results_section(
-            bet_results(scope), labelledby="stats-results-heading stats-results-text"
+            figures.bets, labelledby="stats-results-heading stats-results-text"
         ),
         activity=activity_section(
-            days_played(scope),
+            figures.days,
             scope=scope,
             labelledby=(
                 "stats-rounds-heading stats-activity-text",
