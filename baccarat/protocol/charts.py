@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from wallet.formatting import format_money, money_format
 
 WIDTH = 560
-LEFT = 74  # room for the values' axis
+LEFT = 90  # room for the values' axis
 RIGHT = 10
 TOP = 10
 BOTTOM = 28  # room for the time axis
@@ -116,9 +116,11 @@ def _time_axis(labels: Sequence[tuple[float, str]], *, y: float) -> SafeString:
             anchor = "start"
         elif index == len(labels) - 1:
             anchor = "end"
+        inner = "" if anchor != "middle" else " stats-tick-inner"
         parts.append(
             format_html(
-                '<text class="stats-tick" x="{}" y="{}" text-anchor="{}">{}</text>',
+                '<text class="stats-tick{}" x="{}" y="{}" text-anchor="{}">{}</text>',
+                inner,
                 num(x),
                 num(y),
                 anchor,
@@ -174,7 +176,7 @@ def balance_chart(
             steps.append(f"H{position:.1f}V{y(value):.1f}")
         paths.append(format_html('<path class="stats-line {}" d="{}"/>', line.css, "".join(steps)))
     short = (end - start).days < 2
-    count = 4
+    count = 3
     labels = [
         (LEFT + plot * n / count, moment_label(start + (end - start) * n / count, short_span=short))
         for n in range(count + 1)
@@ -258,7 +260,7 @@ def result_chart(*, rows: Sequence[ResultRow], labelledby: str) -> SafeString:
     """For each bet, two bars from zero: the result (gain or loss) and the expectation
     (the page's legend tells which is which), each with its amount; the bet's name above
     them."""
-    row_height = 78
+    row_height = 84
     height = TOP + row_height * len(rows) + 4
     amounts = [value for row in rows for value in (row.result, row.expected)]
     low, high = min(0, *amounts), max(0, *amounts)
@@ -280,12 +282,12 @@ def result_chart(*, rows: Sequence[ResultRow], labelledby: str) -> SafeString:
         top = TOP + index * row_height
         parts.append(
             format_html(
-                '<text class="stats-label" x="{}" y="{}">{}</text>', left, top + 16, row.label
+                '<text class="stats-label" x="{}" y="{}">{}</text>', left, top + 18, row.label
             )
         )
         for offset, value, css in (
-            (24, row.result, "stats-result"),
-            (50, row.expected, "stats-expected"),
+            (28, row.result, "stats-result"),
+            (56, row.expected, "stats-expected"),
         ):
             end = x(value)
             sign = "stats-gain" if value > 0 else "stats-loss" if value < 0 else ""

@@ -60,11 +60,9 @@ def day_text(when: datetime) -> str:
 
 @dataclass(frozen=True)
 class BalanceRow:
-    name: str
-    first: str
-    last: str
-    lowest: str
-    highest: str
+    name: str  # at the start, at the end, lowest, highest
+    wallet: str
+    stacks: str
 
 
 @dataclass(frozen=True)
@@ -98,14 +96,13 @@ def balance_section(balance: Balance | None, *, labelledby: str) -> BalanceSecti
         "stacks_to": format_money(stacks[-1]),
     }
     rows = [
-        BalanceRow(
-            name=name,
-            first=format_money(values[0]),
-            last=format_money(values[-1]),
-            lowest=format_money(min(values)),
-            highest=format_money(max(values)),
+        BalanceRow(name=name, wallet=format_money(pick(wallet)), stacks=format_money(pick(stacks)))
+        for name, pick in (
+            (_("At the start"), lambda values: values[0]),
+            (_("At the end"), lambda values: values[-1]),
+            (_("Lowest"), min),
+            (_("Highest"), max),
         )
-        for name, values in ((_("Wallet"), wallet), (_("Table stacks"), stacks))
     ]
     return BalanceSection(
         chart=chart, sentence=sentence, note=UNIT_NOTES[balance.unit](), rows=rows

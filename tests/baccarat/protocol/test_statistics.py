@@ -376,7 +376,7 @@ def test_balance_steps_hold_until_the_next_moment() -> None:
     path = re.search(r'd="([^"]+)"', svg)
     assert path is not None
     # M at the start, H to the next moment, V to its value; the last step flat.
-    assert re.fullmatch(r"M74\.0 [\d.]+H312\.0V[\d.]+H550\.0V[\d.]+", path.group(1))
+    assert re.fullmatch(r"M90\.0 [\d.]+H320\.0V[\d.]+H550\.0V[\d.]+", path.group(1))
 
 
 def test_money_on_an_axis_in_whole_euros() -> None:
