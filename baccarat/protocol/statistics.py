@@ -185,7 +185,7 @@ def balance_over_time(scope: Scope, *, now: datetime | None = None) -> Balance |
         .annotate(last=Max("id"))
         .values("last")
     )
-    rows = sorted(
+    lasts: list[tuple[datetime, int, int, int]] = sorted(
         Entry.objects.filter(id__in=last_ids).values_list(
             stretch, "id", "account_id", "balance_after"
         )
@@ -196,9 +196,9 @@ def balance_over_time(scope: Scope, *, now: datetime | None = None) -> Balance |
         return BalancePoint(when=when, wallet=wallet, stacks=sum(balances.values()) - wallet)
 
     points = [point(start)]
-    for index, (when, _id, account, balance_after) in enumerate(rows):
+    for index, (when, _id, account, balance_after) in enumerate(lasts):
         balances[account] = balance_after
-        if index + 1 == len(rows) or rows[index + 1][0] != when:
+        if index + 1 == len(lasts) or lasts[index + 1][0] != when:
             points.append(point(max(start, min(stretch_end(when, unit), end))))
     points.append(point(end))
     return Balance(start=start, end=end, unit=unit, points=points)
@@ -259,7 +259,9 @@ def bet_results(scope: Scope) -> list[BetResult]:
         .order_by()
     )
     by_kind: dict[str, BetResult] = {}
-    for group in groups:
+    # The stubs cannot type the rule values' aliases, built from EDGE_RULES.
+    rows: list[dict[str, Any]] = list(groups)  # type: ignore[arg-type]
+    for group in rows:
         kind = group["kind"]
         found = by_kind.setdefault(kind, BetResult(kind=kind))
         found.bets += group["bets"]
@@ -380,7 +382,7 @@ def statistics_figures(scope: Scope) -> Figures:
     costs its grouped reads once (about a second for 10^5 rounds on PostgreSQL), not on
     every visit. A kept balance line is drawn on to now."""
     key = figures_key(scope)
-    found = cache.get(key)
+    found: Figures | None = cache.get(key)
     if found is None:
         found = Figures(
             balance=balance_over_time(scope), bets=bet_results(scope), days=days_played(scope)
