@@ -360,7 +360,7 @@ def figures_key(scope: Scope) -> str:
     of the index txn_player_recent), the scope, today and the time zone."""
     newest = (
         Transaction.objects.filter(player=scope.player)
-        .order_by("-created_at", "-id")
+        .order_by("-created_at")  # the index's order: no sort of the player's postings
         .values_list("id", flat=True)
         .first()
     )
