@@ -11,7 +11,28 @@ from baccarat.models import Round
 from baccarat.protocol.selectors import protocol_tables
 
 
-class ProtocolFilterForm(forms.Form):
+class DateRangeForm(forms.Form):
+    """Dates from and to (each optional), the start not after the end: the protocol's
+    filter and the statistics page's."""
+
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError(_("The start date is after the end date."))
+        return cleaned
+
+
+class ProtocolFilterForm(DateRangeForm):
+    field_order = ["table", "date_from", "date_to"]
+
     table = forms.TypedChoiceField(
         label=_("Table"),
         coerce=int,
@@ -19,12 +40,6 @@ class ProtocolFilterForm(forms.Form):
         required=False,
         choices=(),
         error_messages={"invalid_choice": _("You have played no rounds at that table.")},
-    )
-    date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     outcome = forms.ChoiceField(
         label=_("Outcome"),
@@ -39,10 +54,3 @@ class ProtocolFilterForm(forms.Form):
             ("", _("All tables")),
             *protocol_tables(player),
         ]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        start, end = cleaned.get("date_from"), cleaned.get("date_to")
-        if start and end and start > end:
-            raise forms.ValidationError(_("The start date is after the end date."))
-        return cleaned

@@ -10,6 +10,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from baccarat.protocol.forms import DateRangeForm
 from baccarat.protocol.statistics import Scope, statistics_tables
 
 PERIODS = {"7": 7, "30": 30}
@@ -20,17 +21,13 @@ def day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
-class StatisticsFilterForm(forms.Form):
+class StatisticsFilterForm(DateRangeForm):
+    field_order = ["period", "date_from", "date_to", "table"]
+
     period = forms.ChoiceField(
         label=_("Period"),
         required=False,
         choices=[("", _("All time")), ("7", _("Last 7 days")), ("30", _("Last 30 days"))],
-    )
-    date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     table = forms.TypedChoiceField(
         label=_("Table"),
@@ -49,13 +46,6 @@ class StatisticsFilterForm(forms.Form):
             ("", _("All tables")),
             *statistics_tables(player),
         ]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        start, end = cleaned.get("date_from"), cleaned.get("date_to")
-        if start and end and start > end:
-            raise forms.ValidationError(_("The start date is after the end date."))
-        return cleaned
 
     def scope(self, *, today: date | None = None) -> Scope:
         """What the valid filter asks for (everything when it is not valid)."""
