@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from baccarat.models import Table
-from baccarat.play import betting, rounds
+from baccarat.models import Round, Table
 from wallet import protection
 from wallet import services as wallet
 from wallet.models import PlayBreak, PlayLimit, Transaction
@@ -25,14 +24,14 @@ def _fresh(player: Any) -> Any:
 
 
 def _lose(player: Any, table: Table, amount: int, at: Any = None) -> None:
-    """A round the player loses ``amount`` on (banker bet on a rigged player win would
-    need a shoe: a stake and a settlement of nothing, written as the ledger does)."""
-    round = betting.round_open(table=table, player=player)
-    betting.bet_place(round=round, player=player, kind="tie", amount=amount)
-    rounds.round_lock(round_id=round.pk)
-    rounds.round_settle(round_id=round.pk)
+    """A stake of ``amount`` the player loses (escrowed and never paid back: what the
+    ledger shows of a lost bet on the player's stack)."""
+    round = Round.objects.create(table=table, rules=table.rule_snapshot())
+    stake = wallet.wallet_stake(
+        player=player, table=table, round=round, amount=amount, reference=f"lose:{round.pk}"
+    )
     if at is not None:
-        Transaction.objects.filter(round_id=round.pk).update(created_at=at)
+        Transaction.objects.filter(pk=stake.pk).update(created_at=at)
 
 
 @pytest.fixture
