@@ -45,50 +45,35 @@ def practice_start(
     if existing is not None:
         return existing
     try:
-        return _open(
-            player, slug, decks, starting_chips, hands, tie_pays, pairs_enabled, commission
-        )
+        with transaction.atomic():
+            table = Table.objects.create(
+                name=PRACTICE_TABLE_NAME,
+                slug=slug,
+                kind=Table.Kind.PRACTICE,
+                owner=player,
+                decks=decks,
+                reshuffle=Table.Reshuffle.CUT_CARD,
+                penetration_percent=89,
+                burn=Table.Burn.FIRST_CARD,
+                commission=commission,
+                tie_pays=tie_pays,
+                pairs_enabled=pairs_enabled,
+                is_active=False,
+            )
+            session = PracticeSession.objects.create(
+                player=player, table=table, starting_chips=starting_chips, hands=hands
+            )
+            wallet.wallet_practice_fund(
+                player=player,
+                table=table,
+                amount=starting_chips,
+                reference=f"practice:{session.pk}:fund",
+            )
     except IntegrityError:  # the same key at once: the table's slug is unique
         existing = sessions.select_related("table").first()
         if existing is None:
             raise
         return existing
-
-
-def _open(
-    player: User,
-    slug: str,
-    decks: int,
-    starting_chips: int,
-    hands: int,
-    tie_pays: int,
-    pairs_enabled: bool,
-    commission: str,
-) -> PracticeSession:
-    with transaction.atomic():
-        table = Table.objects.create(
-            name=PRACTICE_TABLE_NAME,
-            slug=slug,
-            kind=Table.Kind.PRACTICE,
-            owner=player,
-            decks=decks,
-            reshuffle=Table.Reshuffle.CUT_CARD,
-            penetration_percent=89,
-            burn=Table.Burn.FIRST_CARD,
-            commission=commission,
-            tie_pays=tie_pays,
-            pairs_enabled=pairs_enabled,
-            is_active=False,
-        )
-        session = PracticeSession.objects.create(
-            player=player, table=table, starting_chips=starting_chips, hands=hands
-        )
-        wallet.wallet_practice_fund(
-            player=player,
-            table=table,
-            amount=starting_chips,
-            reference=f"practice:{session.pk}:fund",
-        )
     return session
 
 
