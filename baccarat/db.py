@@ -621,16 +621,16 @@ def _player_tables_sql(db: str) -> str:
     return (
         f"SELECT t.id, t.name, t.kind FROM {quote(Table._meta.db_table)} t"  # noqa: S608
         f" WHERE EXISTS (SELECT 1 FROM {quote(Play._meta.db_table)} p"
-        f" JOIN {quote(Round._meta.db_table)} r ON r.id = p.round_id"
-        " WHERE p.player_id = %s AND r.table_id = t.id)"
+        " WHERE p.player_id = %s AND p.table_id = t.id)"
         " ORDER BY t.sort_order, t.name"
     )
 
 
 def player_tables(*, player_id: int, db: str = "default") -> list[tuple[int, str, str]]:
     """(id, name, kind) of every table the player ever played at, in the tables' order:
-    one index probe per table. Written out: the ORM spent about 1 ms of CPU building the
-    ``Exists`` on every protocol page."""
+    one probe of play_player_table_round per table (the play's own table, not its
+    round's: through the round it read every play of the player). Written out: the ORM
+    spent about 1 ms of CPU building the ``Exists`` on every protocol page."""
     return fetch_rows(connections[db], _player_tables_sql(db), [player_id])
 
 

@@ -6,6 +6,7 @@ with one seat. Each player's part in a round is a ``Play`` holding their bets.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from django.conf import settings
@@ -752,3 +753,82 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.at.isoformat()}"
+
+
+# The statistics page's hours ---------------------------------------------------------------
+# A player's figures of hours that are over, summed once (baccarat.protocol.hours) so the
+# page adds up a row per hour played instead of counting every round again.
+
+
+class StatisticsMark(models.Model):
+    """How far a player's hours are summed: every hour before ``through`` has its rows
+    (an hour without a counted round or a posting has none). ``waiting`` lists the
+    player's plays dated before ``through`` whose rounds were not over when their hour
+    was summed; their hours are summed again once they are. ``revision`` counts the
+    summings."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="statistics_mark",
+    )
+    through = models.DateTimeField()
+    waiting = models.JSONField(default=list, blank=True)
+    # One more each time hours are summed: what was read from them is kept under it.
+    revision = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.player_id} through {self.through.isoformat()}"
+
+    @classmethod
+    def forget(cls, plays: Any) -> None:
+        """The hours of ``plays`` are to be summed again (their round was voided after
+        its settlement): their players' marks go back to the earliest of those hours."""
+        earliest: dict[int, Any] = {}
+        for play in plays:
+            hour = play.created_at.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+            earliest[play.player_id] = min(hour, earliest.get(play.player_id, hour))
+        for player_id, hour in earliest.items():
+            cls.objects.filter(player_id=player_id, through__gt=hour).update(through=hour)
+
+
+class StatisticsHour(models.Model):
+    """A player's counted rounds (settled, with a stake) at one table that began in one
+    hour (UTC): how many, in how many different minutes, staked and paid back, and the
+    bets grouped as the page groups them: ``[kind, decks, commission, tie_pays, bets,
+    staked, paid]``."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    hour = models.DateTimeField()
+    rounds = models.PositiveIntegerField()
+    minutes = models.PositiveSmallIntegerField()
+    staked = models.BigIntegerField()
+    paid = models.BigIntegerField()
+    bets = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "hour", "table"], name="stats_hour_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.table_id} {self.hour.isoformat()}"
+
+
+class StatisticsBalance(models.Model):
+    """A player's wallet or table stack at the end of an hour (UTC) in which it moved:
+    the balance after its last entry of that hour."""
+
+    account = models.ForeignKey("wallet.Account", on_delete=models.CASCADE, related_name="+")
+    hour = models.DateTimeField()
+    balance = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["account", "hour"], name="stats_balance_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account_id} {self.hour.isoformat()}"

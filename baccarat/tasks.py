@@ -45,3 +45,12 @@ def purge_chat() -> int:
     from baccarat.full.chat import chat_purge
 
     return chat_purge()
+
+
+@shared_task(**TASK_OPTIONS)
+def statistics_sum_hours() -> int:
+    """Sum the hours of the players who played in the last two hours (their statistics
+    page then reads a row per hour)."""
+    from baccarat.protocol.hours import hours_summed_recent
+
+    return hours_summed_recent()

@@ -425,6 +425,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(CASINO_RECOVERY_INTERVAL_SECONDS),
     },
     "purge-chat": {"task": "baccarat.tasks.purge_chat", "schedule": 3600.0},
+    "statistics-sum-hours": {"task": "baccarat.tasks.statistics_sum_hours", "schedule": 3600.0},
 }
 
 # Full tables: their timers run as Celery countdown tasks (the sweep is the backstop);

@@ -32,7 +32,7 @@ from baccarat.db import (
 from baccarat.errors import RoundError
 from baccarat.events import event_write, locked_table
 from baccarat.integrity import reversals, shoes
-from baccarat.models import Bet, Play, Reversal, Round, Shoe, Table
+from baccarat.models import Bet, Play, Reversal, Round, Shoe, StatisticsMark, Table
 from baccarat.play import betting
 from baccarat.play.betting import locked_round, stakes_of, write_stakes
 from baccarat.play.faults import fault_point
@@ -637,6 +637,8 @@ def round_void(
             raise RoundError("round_final")
         if settled:
             made = reversals.round_reverse_settled(round=round)
+            # Its players' statistics count it no more: their hours are summed again.
+            StatisticsMark.forget(Play.objects.filter(round=round, stake_total__gt=0))
         else:
             made = reversals.round_refund_stakes(round=round)
         Play.objects.filter(round=round, stake_total__gt=0).update(server_notice=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.utils.formats import date_format, number_format
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from wallet.formatting import format_money, money_format
@@ -209,19 +209,15 @@ def day_bars(
     plot = WIDTH - LEFT - RIGHT
     width = plot / max(len(values), 1)
     gap = width * 0.2 if width > 4 else 0
-    bars = format_html_join(
-        "",
-        '<rect class="stats-bar" x="{}" y="{}" width="{}" height="{}"/>',
-        (
-            (
-                num(LEFT + index * width + gap / 2, 2),
-                num(bottom - value / high * (bottom - TOP)),
-                num(width - gap, 2),
-                num(value / high * (bottom - TOP)),
-            )
+    # Numbers only: written out, with nothing to escape.
+    bars = mark_safe(  # noqa: S308
+        "".join(
+            f'<rect class="stats-bar" x="{LEFT + index * width + gap / 2:.2f}"'
+            f' y="{bottom - value / high * (bottom - TOP):.1f}" width="{width - gap:.2f}"'
+            f' height="{value / high * (bottom - TOP):.1f}"/>'
             for index, value in enumerate(values)
             if value
-        ),
+        )
     )
     labels: list[tuple[float, str]] = []
     if days:

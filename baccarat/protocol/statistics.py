@@ -15,30 +15,45 @@ zone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta, tzinfo
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Trunc, TruncDate, TruncMinute
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import TruncDate, TruncMinute
 from django.utils import timezone
 
 from baccarat.board.selectors import table_label
 from baccarat.db import player_tables
 from baccarat.engine.enums import BetKind, CommissionMode
 from baccarat.engine.odds import exact_odds
-from baccarat.models import Bet, Play, Round, Table
-from wallet.models import Account, Entry, Transaction
+from baccarat.models import (
+    Bet,
+    Play,
+    StatisticsBalance,
+    StatisticsHour,
+    StatisticsMark,
+    Table,
+)
+from baccarat.protocol.hours import (
+    COUNTED_KINDS,
+    EDGE_RULES,
+    Scope,
+    balance_moves,
+    bet_groups,
+    bet_row,
+    counted,
+    hour_floor,
+    hours_summed,
+)
+from wallet.models import Account, Transaction
 
 if TYPE_CHECKING:
     from casino.accounts.models import User
 
-# The tables whose rounds and stacks count: every kind but practice.
-COUNTED_KINDS = (Table.Kind.SINGLE, Table.Kind.FULL)
 # At most this many points on the balance line: the unit of time is the smallest of
 # BALANCE_UNITS that gives no more (a year in days, seven days in hours).
 MAX_POINTS = 400
@@ -50,17 +65,6 @@ BALANCE_UNITS: tuple[tuple[str, timedelta], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Scope:
-    """Whose figures, over which time (``start`` included, ``end`` excluded; ``None``:
-    open) and at which table (``None``: all the player's tables)."""
-
-    player: User
-    start: datetime | None = None
-    end: datetime | None = None
-    table: int | None = None
-
-
 def statistics_tables(player: User) -> list[tuple[int, str]]:
     """The tables of the page's filter: (id, name for people) of every table the player
     played at but their practice sessions'."""
@@ -69,24 +73,6 @@ def statistics_tables(player: User) -> list[tuple[int, str]]:
         for pk, name, kind in player_tables(player_id=player.pk)
         if kind != Table.Kind.PRACTICE
     ]
-
-
-def counted(scope: Scope, to_play: str = "") -> Q:
-    """The player's settled plays with a stake in the scope, practice left out, as a
-    condition on plays, or on the rows ``to_play`` leads from to them ("play__")."""
-    lookups: dict[str, Any] = {
-        "player": scope.player,
-        "stake_total__gt": 0,
-        "round__state": Round.State.SETTLED,
-        "table__kind__in": COUNTED_KINDS,
-    }
-    if scope.table is not None:
-        lookups["table_id"] = scope.table
-    if scope.start is not None:
-        lookups["created_at__gte"] = scope.start
-    if scope.end is not None:
-        lookups["created_at__lt"] = scope.end
-    return Q(**{f"{to_play}{name}": value for name, value in lookups.items()})
 
 
 def counted_plays(scope: Scope) -> QuerySet[Play]:
@@ -139,69 +125,84 @@ def stretch_end(when: datetime, unit: str) -> datetime:
     return when + dict(BALANCE_UNITS)[unit]
 
 
-def balance_over_time(scope: Scope, *, now: datetime | None = None) -> Balance | None:
-    """The wallet and the table stacks (at the scope's table, or all of them) from the
-    scope's start (or the player's first posting) to its end (or now): their balances at
-    the end of each hour, day, week or month (:func:`balance_unit`) in which they moved.
-    ``None`` when the player has no account to show.
+def stretch_start(hour: datetime, unit: str, zone: tzinfo) -> datetime:
+    """The start, in ``zone``, of the hour, day, week (from Monday) or month that the hour
+    beginning at ``hour`` is in."""
+    local = hour.astimezone(zone)
+    if unit == "hour":
+        return local
+    day = local.date()
+    if unit == "week":
+        day -= timedelta(days=day.weekday())
+    elif unit == "month":
+        day = day.replace(day=1)
+    return datetime.combine(day, time(), tzinfo=zone)
 
-    Three statements: the first posting's time (an open start) or the accounts' balances
-    before the start, the accounts, and the last entry of each account in each stretch of
-    time (the database picks it: Python adds up a few hundred rows).
+
+def balance_over_time(
+    scope: Scope,
+    *,
+    accounts: list[tuple[int, str]],
+    summed: Summed,
+    span: tuple[datetime, datetime],
+    summed_to: datetime,
+    split: datetime,
+) -> Balance | None:
+    """The wallet and the table stacks (``accounts``: the scope's, as (id, kind)) from
+    the span's start to its end: their balances at the end of each hour, day, week or
+    month (:func:`balance_unit`) in which they moved. ``None`` when the player has no
+    account to show.
+
+    The summed hours give the balances before ``summed_to`` and the moves before
+    ``split`` (``summed``); the ledger the rest: at most the last hour or so.
     """
-    now = now or timezone.now()
-    end = min(scope.end, now) if scope.end is not None else now
-    accounts = _balance_accounts(scope)
-    entries = Entry.objects.filter(transaction__created_at__lt=end)
-    if scope.start is not None:
-        start = min(scope.start, end)
-        before = Entry.objects.filter(
-            account=OuterRef("pk"), transaction__created_at__lt=start
-        ).order_by("-id")
-        rows = accounts.annotate(before=Subquery(before.values("balance_after")[:1]))
-        found = list(rows.values_list("pk", "kind", "before"))
-        entries = entries.filter(transaction__created_at__gte=start)
-    else:  # from the player's first posting on, when every account was empty
-        first = (
-            Transaction.objects.filter(player=scope.player)
-            .order_by("created_at")
-            .values_list("created_at", flat=True)
-            .first()
-        )
-        start = min(first, end) if first is not None else end
-        found = [(pk, kind, None) for pk, kind in accounts.values_list("pk", "kind")]
-    if not found:
+    if not accounts:
         return None
-    wallet_ids = {pk for pk, kind, _before in found if kind == Account.Kind.WALLET}
-    balances = {pk: before or 0 for pk, _kind, before in found}
+    start, end = span
+    ids = [pk for pk, _kind in accounts]
+    wallet_ids = {pk for pk, kind in accounts if kind == Account.Kind.WALLET}
+    balances = dict.fromkeys(ids, 0)
+    if scope.start is not None:  # else from the first posting, when all were empty
+        balances.update(summed.before)
+        for _hour, account, balance in balance_moves(scope.player, summed_to, start, accounts=ids):
+            balances[account] = balance
+    moves = [*summed.moves, *balance_moves(scope.player, max(start, split), end, accounts=ids)]
 
     unit = balance_unit(start, end)
-    stretch = Trunc("transaction__created_at", unit)
-    # The last entry of each account in each stretch: its balance_after is the account's
-    # balance at the stretch's end.
-    last_ids = (
-        entries.filter(account_id__in=balances)
-        .values(stretch=stretch, at=F("account_id"))
-        .annotate(last=Max("id"))
-        .values("last")
-    )
-    lasts: list[tuple[datetime, int, int, int]] = sorted(
-        Entry.objects.filter(id__in=last_ids).values_list(
-            stretch, "id", "account_id", "balance_after"
-        )
-    )
 
     def point(when: datetime) -> BalancePoint:
         wallet = sum(balances[pk] for pk in wallet_ids)
         return BalancePoint(when=when, wallet=wallet, stacks=sum(balances.values()) - wallet)
 
     points = [point(start)]
-    for index, (when, _id, account, balance_after) in enumerate(lasts):
-        balances[account] = balance_after
-        if index + 1 == len(lasts) or lasts[index + 1][0] != when:
+    zone = timezone.get_current_timezone()
+    starts: dict[datetime, datetime] = {}  # by hour: the accounts often share one
+    stretches = [
+        starts.get(hour) or starts.setdefault(hour, stretch_start(hour, unit, zone))
+        for hour, _account, _balance in moves
+    ]
+    for index, (_hour, account, balance) in enumerate(moves):
+        balances[account] = balance
+        when = stretches[index]
+        if index + 1 == len(moves) or stretches[index + 1] != when:
             points.append(point(max(start, min(stretch_end(when, unit), end))))
     points.append(point(end))
     return Balance(start=start, end=end, unit=unit, points=points)
+
+
+def balance_span(scope: Scope, now: datetime) -> tuple[datetime, datetime]:
+    """The balance line's start and end: the scope's, or the player's first posting (an
+    open start) and now (an open end)."""
+    end = min(scope.end, now) if scope.end is not None else now
+    if scope.start is not None:
+        return min(scope.start, end), end
+    first = (
+        Transaction.objects.filter(player=scope.player)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return (min(first, end) if first is not None else end), end
 
 
 # The result by bet ----------------------------------------------------------------------
@@ -243,32 +244,31 @@ def house_edge(kind: str, rules: dict[str, Any]) -> Fraction:
     )
 
 
-# The rule values that change a bet's edge; the rounds are grouped by them.
-EDGE_RULES = ("decks", "commission", "tie_pays")
+def groups_added(groups: Iterable[Sequence[Any]]) -> list[list[Any]]:
+    """Groups of bets as the hours keep them (:func:`~baccarat.protocol.hours.bet_row`),
+    those of the same spot and rules added up."""
+    totals: dict[tuple[str, ...], list[int]] = {}
+    for kind, *rules, bets, staked, paid in groups:
+        found = totals.setdefault((kind, *rules), [0, 0, 0])
+        found[0] += bets
+        found[1] += staked
+        found[2] += paid
+    return [[*key, *figures] for key, figures in totals.items()]
 
 
-def bet_results(scope: Scope) -> list[BetResult]:
+def bet_results(groups: Iterable[Sequence[Any]]) -> list[BetResult]:
     """The result of each bet spot the player staked on, in layout order, beside its
-    expectation. One statement: the bets grouped by spot and by the rule values that
-    change the edge (:data:`EDGE_RULES`); the exact edge applied per group."""
-    rules = {f"rule_{name}": KeyTextTransform(name, "play__round__rules") for name in EDGE_RULES}
-    groups = (
-        Bet.objects.filter(counted(scope, "play__"))
-        .values("kind", **rules)
-        .annotate(bets=Count("id"), staked=Sum("stake"), paid=Sum("payout"))
-        .order_by()
-    )
+    expectation, from the bets grouped by spot and by the rule values that change the
+    edge: the groups of the same rules added up, then the exact edge applied once to
+    each."""
     by_kind: dict[str, BetResult] = {}
-    # The stubs cannot type the rule values' aliases, built from EDGE_RULES.
-    rows: list[dict[str, Any]] = list(groups)  # type: ignore[arg-type]
-    for group in rows:
-        kind = group["kind"]
-        found = by_kind.setdefault(kind, BetResult(kind=kind))
-        found.bets += group["bets"]
-        found.staked += group["staked"]
-        found.result += group["paid"] - group["staked"]
-        snapshot = {name: group[f"rule_{name}"] for name in EDGE_RULES}
-        found.expected_exact -= group["staked"] * house_edge(kind, snapshot)
+    for kind, *rules, bets, staked, paid in groups_added(groups):
+        result = by_kind.setdefault(kind, BetResult(kind=kind))
+        result.bets += bets
+        result.staked += staked
+        result.result += paid - staked
+        edge = house_edge(kind, dict(zip(EDGE_RULES, rules, strict=True)))
+        result.expected_exact -= staked * edge
     return [by_kind[kind] for kind in Bet.Kind.values if kind in by_kind]
 
 
@@ -311,6 +311,19 @@ def days_played(scope: Scope) -> list[Day]:
         )
         for row in rows
     ]
+
+
+def days_added(days: Iterable[Day]) -> list[Day]:
+    """``days`` with the figures of each date added up, oldest first (a day's hours
+    summed and its last hours counted, or the hours of one day at several tables)."""
+    totals: dict[date, list[int]] = {}
+    for day in days:
+        found = totals.setdefault(day.day, [0, 0, 0, 0])
+        found[0] += day.rounds
+        found[1] += day.minutes
+        found[2] += day.staked
+        found[3] += day.result
+    return [Day(when, *figures) for when, figures in sorted(totals.items())]
 
 
 # More days than this are drawn a week a bar.
@@ -376,17 +389,132 @@ def figures_key(scope: Scope) -> str:
     return "protocol-statistics:1:" + ":".join(str(part) for part in parts)
 
 
+def split_at(scope: Scope, through: datetime) -> datetime:
+    """Where the scope's summed hours end and its rounds and postings are counted
+    themselves: at ``through`` (how far the hours are summed) within the scope, or at
+    its start when that is not on the hour."""
+    split = through
+    if scope.end is not None:
+        split = min(split, hour_floor(scope.end))
+    if scope.start is not None:
+        if scope.start != hour_floor(scope.start):
+            return scope.start
+        split = max(split, scope.start)
+    return split
+
+
+@dataclass(frozen=True)
+class Summed:
+    """What the summed hours say of a scope before its split: the bets as the hours keep
+    them, the days, the accounts' balances before the start and their moves after it.
+    Read once for each summing of the player's hours (the mark's revision), then kept."""
+
+    bets: list[list[Any]]
+    days: list[Day]
+    before: dict[int, int]
+    moves: list[tuple[datetime, int, int]]
+
+
+def summed_figures(
+    scope: Scope,
+    *,
+    mark: StatisticsMark,
+    split: datetime,
+    summed_to: datetime,
+    start: datetime,
+    accounts: list[int],
+) -> Summed:
+    """The summed hours of ``scope`` before ``split``, and the ``accounts``' balances
+    before ``summed_to`` and moves from ``start`` on: four reads, kept (at most
+    :data:`CACHE_SECONDS`) until the player's hours are summed again."""
+    key = ":".join(
+        str(part)
+        for part in (
+            "protocol-statistics-hours:1",
+            scope.player.pk,
+            mark.revision,
+            mark.through.isoformat(),
+            split.isoformat(),
+            summed_to.isoformat(),
+            start.isoformat(),
+            scope.start.isoformat() if scope.start else "",
+            scope.table or "",
+            ",".join(map(str, accounts)),
+            timezone.get_current_timezone_name(),
+        )
+    )
+    found: Summed | None = cache.get(key)
+    if found is not None:
+        return found
+    hours = StatisticsHour.objects.filter(player=scope.player, hour__lt=split)
+    if scope.start is not None:
+        hours = hours.filter(hour__gte=scope.start)
+    if scope.table is not None:
+        hours = hours.filter(table_id=scope.table)
+    bets: list[list[Any]] = []
+    days: list[Day] = []
+    zone = timezone.get_current_timezone()
+    for hour, rounds, minutes, staked, paid, groups in hours.values_list(
+        "hour", "rounds", "minutes", "staked", "paid", "bets"
+    ):
+        days.append(Day(hour.astimezone(zone).date(), rounds, minutes, staked, paid - staked))
+        bets += groups
+    before: dict[int, int] = {}
+    if scope.start is not None:  # each account's last hour summed before the start
+        last = StatisticsBalance.objects.filter(account=OuterRef("pk"), hour__lt=summed_to)
+        latest = Account.objects.filter(pk__in=accounts).annotate(
+            at=Subquery(last.order_by("-hour").values("balance")[:1])
+        )
+        before = {pk: at for pk, at in latest.values_list("pk", "at") if at is not None}
+    moves = list(
+        StatisticsBalance.objects.filter(
+            account_id__in=accounts, hour__gte=hour_floor(start), hour__lt=split
+        )
+        .order_by("hour", "account_id")
+        .values_list("hour", "account_id", "balance")
+    )
+    found = Summed(bets=groups_added(bets), days=days_added(days), before=before, moves=moves)
+    cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def counted_figures(scope: Scope, *, now: datetime | None = None) -> Figures:
+    """The balance, the results by bet and the days of ``scope``: the player's hours
+    summed up to the last one that is over (:func:`~baccarat.protocol.hours.hours_summed`),
+    what they say before the split (:func:`summed_figures`), and the rounds and postings
+    themselves after it."""
+    now = now or timezone.now()
+    mark = hours_summed(scope.player, now=now)
+    split = split_at(scope, mark.through)
+    accounts = list(_balance_accounts(scope).values_list("pk", "kind"))
+    span = balance_span(scope, now)
+    summed_to = min(span[0], mark.through)
+    summed = summed_figures(
+        scope,
+        mark=mark,
+        split=split,
+        summed_to=summed_to,
+        start=span[0],
+        accounts=[pk for pk, _kind in accounts],
+    )
+    after = replace(scope, start=split)
+    return Figures(
+        balance=balance_over_time(
+            scope, accounts=accounts, summed=summed, span=span, summed_to=summed_to, split=split
+        ),
+        bets=bet_results([*summed.bets, *map(bet_row, bet_groups(after))]),
+        days=days_added([*summed.days, *days_played(after)]),
+    )
+
+
 def statistics_figures(scope: Scope) -> Figures:
-    """The balance, the results by bet and the days of ``scope``, counted once and then
-    kept until the player's ledger moves (at most :data:`CACHE_SECONDS`): a long history
-    costs its grouped reads once (about a second for 10^5 rounds on PostgreSQL), not on
-    every visit. A kept balance line is drawn on to now."""
+    """The figures of ``scope`` (:func:`counted_figures`), then kept until the player's
+    ledger moves (at most :data:`CACHE_SECONDS`). A kept balance line is drawn on to
+    now."""
     key = figures_key(scope)
     found: Figures | None = cache.get(key)
     if found is None:
-        found = Figures(
-            balance=balance_over_time(scope), bets=bet_results(scope), days=days_played(scope)
-        )
+        found = counted_figures(scope)
         cache.set(key, found, CACHE_SECONDS)
     elif found.balance is not None and scope.end is None:
         # Nothing moved since: the last balances hold until now.

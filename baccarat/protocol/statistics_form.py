@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from baccarat.protocol.forms import DateRangeForm
-from baccarat.protocol.statistics import Scope, statistics_tables
+from baccarat.protocol.hours import Scope
+from baccarat.protocol.statistics import statistics_tables
 
 PERIODS = {"7": 7, "30": 30}
 

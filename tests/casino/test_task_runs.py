@@ -14,7 +14,9 @@ from baccarat import tasks
 from casino import celery
 
 
-@pytest.mark.parametrize("task", [tasks.recover_rounds, tasks.table_tick, tasks.purge_chat])
+@pytest.mark.parametrize(
+    "task", [tasks.recover_rounds, tasks.table_tick, tasks.purge_chat, tasks.statistics_sum_hours]
+)
 def test_every_task_is_run_again_later_and_at_most_max_runs_times(task: Any, settings: Any) -> None:
     assert celery.app.conf.task_retry_on_worker_lost is True
     assert celery.app.conf.task_reject_on_worker_lost is True  # without retries: put back

@@ -7,11 +7,14 @@ A throwaway player (``bench-statistics``) gets N settled rounds at two tables of
 (8 decks with 5 % commission and pairs; 6 decks, banker three-card 7 pushes, tie 9 to
 1), with their plays, bets and ledger postings (a stake and a settlement each, rebuys
 when a stack runs low), spread over ``--days`` days (an evening sitting of a round every
-15 s on five days out of seven), loaded with ``bulk_create`` in chunks. The page is then
+15 s on five days out of seven), loaded with ``bulk_create`` in chunks. Its hours are
+summed from nothing (:mod:`baccarat.protocol.hours`; the time is printed). The page is then
 rendered through Django's test client as production runs it (DEBUG off) for a few
-filters, ``--repeat`` times each, with its figures counted anew ("new": their cache entry
-deleted before each request) and kept from the request before ("kept"): the median, p95
-and slowest time per request and its SQL statements are printed. Everything it created
+filters, ``--repeat`` times each: as the first view after the player's hours were summed
+again ("hour": nothing read from them kept), as the view after a round of theirs
+("round": the summed hours' figures kept, the last hour's counted) and with nothing moved
+since the last view ("kept"). The median, p95 and slowest time per request and its SQL
+statements are printed. Everything it created
 is deleted afterwards (and before, if an earlier run was interrupted), unless ``--keep``;
 ``--reuse`` measures what a run with ``--keep`` left.
 """
@@ -30,11 +33,21 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
+from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from baccarat.models import Bet, Play, Round, Table
+from baccarat.models import (
+    Bet,
+    Play,
+    Round,
+    StatisticsBalance,
+    StatisticsHour,
+    StatisticsMark,
+    Table,
+)
+from baccarat.protocol.hours import hours_summed
 from baccarat.protocol.statistics import figures_key
 from baccarat.protocol.statistics_form import StatisticsFilterForm
 from casino.accounts.models import User
@@ -352,19 +365,30 @@ class Command(BaseCommand):
                 },
             ),
         ]
+        # The player's hours summed from nothing: what their first visit would cost if
+        # the hourly task (statistics_sum_hours) had not done it before.
+        StatisticsHour.objects.filter(player=player).delete()
+        StatisticsBalance.objects.filter(account__owner=player).delete()
+        StatisticsMark.objects.filter(player=player).delete()
+        began = time.perf_counter()
+        hours_summed(player)
+        self.stdout.write(
+            f"hours summed from nothing in {(time.perf_counter() - began) * 1000:.0f} ms:"
+            f" {StatisticsHour.objects.filter(player=player).count():,} hours at tables,"
+            f" {StatisticsBalance.objects.filter(account__owner=player).count():,} balances"
+        )
         client.get(url)  # warm: the exact odds' enumerations, the templates
         self.stdout.write(
             f"{'statistics page':<30} {'':>5} {'median':>9} {'p95':>9} {'max':>9} {'SQL':>4}"
         )
         for label, query in cases:
             key = figures_key(StatisticsFilterForm(query or None, player=player).scope())
-            for kept in (False, True):
+            for state in ("hour", "round", "kept"):
                 # Counted by a wrapper: the request's end closes the connection, and with
                 # it the debug cursor's log.
                 statements = Statements()
-                cache.delete(key)
-                if kept:
-                    client.get(url, query)
+                client.get(url, query)
+                self._forget(state, player=player, key=key)
                 with connection.execute_wrapper(statements):
                     response = client.get(url, query)
                 errors = (b'class="error" role="alert"', b'class="form-errors"')
@@ -372,18 +396,28 @@ class Command(BaseCommand):
                     raise CommandError(f"{label}: HTTP {response.status_code} or a filter error")
                 timings = []
                 for _ in range(repeat):
-                    if not kept:
-                        cache.delete(key)
+                    self._forget(state, player=player, key=key)
                     began = time.perf_counter()
                     client.get(url, query)
                     timings.append((time.perf_counter() - began) * 1000)
                 timings.sort()
                 p95 = timings[min(len(timings) - 1, int(len(timings) * 0.95))]
                 self.stdout.write(
-                    f"{label if not kept else '':<30} {'kept' if kept else 'new':>5}"
+                    f"{label if state == 'hour' else '':<30} {state:>5}"
                     f" {statistics.median(timings):>7.1f}ms {p95:>7.1f}ms"
                     f" {timings[-1]:>7.1f}ms {statements.count:>4}"
                 )
+
+    @staticmethod
+    def _forget(state: str, *, player: User, key: str) -> None:
+        """What ``state`` keeps nothing of: "hour", the first view after the player's
+        hours were summed again (a new revision: nothing read from them is kept);
+        "round", after a round of theirs (the summed hours' figures kept); "kept", with
+        nothing moved since the last view."""
+        if state == "hour":
+            StatisticsMark.objects.filter(player=player).update(revision=F("revision") + 1)
+        if state != "kept":
+            cache.delete(key)
 
     # Cleaning up ------------------------------------------------------------------------
 
@@ -397,12 +431,36 @@ class Command(BaseCommand):
         quote = connection.ops.quote_name
         names = {
             model: quote(model._meta.db_table)
-            for model in (Entry, Transaction, Account, Bet, Play, Round)
+            for model in (
+                StatisticsBalance,
+                StatisticsHour,
+                StatisticsMark,
+                Entry,
+                Transaction,
+                Account,
+                Bet,
+                Play,
+                Round,
+            )
         }
         with transaction.atomic(), connection.cursor() as cursor:
             if player is not None:
-                # Table names from the models; the ids as parameters. The entries of the
-                # player's postings (the issuer's of the deposit too), then any other.
+                # Table names from the models; the ids as parameters. The summed hours;
+                # the entries of the player's postings (the issuer's of the deposit
+                # too), then any other.
+                for model, owner in (
+                    (StatisticsHour, "player_id"),
+                    (StatisticsMark, "player_id"),
+                ):
+                    cursor.execute(
+                        f"DELETE FROM {names[model]} WHERE {owner} = %s",  # noqa: S608
+                        [player.pk],
+                    )
+                cursor.execute(
+                    f"DELETE FROM {names[StatisticsBalance]} WHERE account_id IN"  # noqa: S608
+                    f" (SELECT id FROM {names[Account]} WHERE owner_id = %s)",
+                    [player.pk],
+                )
                 cursor.execute(
                     f"DELETE FROM {names[Entry]} WHERE transaction_id IN"  # noqa: S608
                     f" (SELECT id FROM {names[Transaction]} WHERE player_id = %s)",

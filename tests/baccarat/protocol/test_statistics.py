@@ -18,16 +18,19 @@ from django.utils import timezone, translation
 
 from baccarat.engine.enums import BetKind, CommissionMode
 from baccarat.engine.odds import exact_odds
-from baccarat.models import Bet, Play, Round, Table
-from baccarat.protocol import charts
-from baccarat.protocol.statistics import (
-    Scope,
-    activity,
-    balance_over_time,
-    balance_unit,
-    bet_results,
-    days_played,
+from baccarat.models import (
+    Bet,
+    Play,
+    Round,
+    StatisticsBalance,
+    StatisticsHour,
+    StatisticsMark,
+    Table,
 )
+from baccarat.play.rounds import round_void
+from baccarat.protocol import charts, hours, statistics
+from baccarat.protocol.statistics import Figures, Scope, activity, balance_unit, counted_figures
+from baccarat.tasks import statistics_sum_hours
 from wallet import services as wallet
 from wallet.models import Account, Entry, Transaction
 
@@ -133,14 +136,42 @@ def history(alice: Any, bob: Any) -> dict[str, Any]:
     return {"eight": eight, "six": six, "practice": practice, "bobs": bobs}
 
 
+# How far the player's hours are summed when the figures are read: every hour that is
+# over, none (every round counted from its rows), or those before ten days ago (the
+# rounds of forty days ago from the hours, those of three days ago from their rows).
+SUMMED = ("all hours", "no hour", "hours before ten days ago")
+
+
+@pytest.fixture(params=SUMMED)
+def summed(request: Any, monkeypatch: Any) -> str:
+    if request.param == "no hour":
+        monkeypatch.setattr(
+            statistics,
+            "hours_summed",
+            lambda player, now=None: StatisticsMark(player=player, through=hours.BEGINNING),
+        )
+    elif request.param == "hours before ten days ago":
+        real = hours.hours_summed
+        monkeypatch.setattr(
+            statistics, "hours_summed", lambda player, now=None: real(player, now=at(10, 0))
+        )
+    return str(request.param)
+
+
+def figures(scope: Scope) -> Figures:
+    return counted_figures(scope)
+
+
 def edge(decks: int, kind: str, commission: str = "five_percent", tie_pays: int = 8) -> Fraction:
     return exact_odds(decks).house_edge(
         BetKind(kind), commission=CommissionMode(commission), tie_pays=tie_pays
     )
 
 
-def test_the_result_by_bet_beside_the_exact_expectation(alice: Any, history: Any) -> None:
-    results = {found.kind: found for found in bet_results(Scope(player=alice))}
+def test_the_result_by_bet_beside_the_exact_expectation(
+    alice: Any, history: Any, summed: str
+) -> None:
+    results = {found.kind: found for found in figures(Scope(player=alice)).bets}
     assert list(results) == ["player", "banker", "tie", "player_pair"]  # layout order
     banker = results["banker"]
     assert (banker.bets, banker.staked, banker.result) == (3, 40_00, -20_00 + 9_50 + 10_00)
@@ -158,8 +189,8 @@ def test_the_result_by_bet_beside_the_exact_expectation(alice: Any, history: Any
     assert banker.house_edge == -banker.expected_exact / 40_00
 
 
-def test_rounds_and_minutes_per_day(alice: Any, history: Any) -> None:
-    days = days_played(Scope(player=alice))
+def test_rounds_and_minutes_per_day(alice: Any, history: Any, summed: str) -> None:
+    days = figures(Scope(player=alice)).days
     assert [(d.day, d.rounds, d.minutes) for d in days] == [
         (at(40, 0).date(), 3, 2),  # 10:00:05 and 10:00:40 share a minute
         (at(3, 0).date(), 2, 2),
@@ -171,7 +202,7 @@ def test_rounds_and_minutes_per_day(alice: Any, history: Any) -> None:
 
 
 def test_more_than_four_hundred_days_are_drawn_a_week_a_bar(alice: Any, history: Any) -> None:
-    days = days_played(Scope(player=alice))
+    days = figures(Scope(player=alice)).days
     unit, bars = activity(days, first=at(500, 0).date(), last=at(0, 0).date())
     assert unit == "week" and len(bars) in (72, 73)
     assert all(bar.day.weekday() == 0 for bar in bars)
@@ -183,8 +214,8 @@ def _balances(player: Any, kinds: tuple[str, ...], **extra: Any) -> int:
     return sum(accounts.values_list("balance", flat=True))
 
 
-def test_the_balance_from_the_first_posting_to_now(alice: Any, history: Any) -> None:
-    balance = balance_over_time(Scope(player=alice))
+def test_the_balance_from_the_first_posting_to_now(alice: Any, history: Any, summed: str) -> None:
+    balance = figures(Scope(player=alice)).balance
     assert balance is not None
     assert balance.start == at(41, 9) and balance.unit == "day"  # 41 days: 984 hours
     first, last = balance.points[0], balance.points[-1]
@@ -199,9 +230,12 @@ def test_the_balance_from_the_first_posting_to_now(alice: Any, history: Any) -> 
     assert [p.when for p in balance.points] == sorted(p.when for p in balance.points)
 
 
-def test_the_balance_of_a_period_starts_from_what_was_there(alice: Any, history: Any) -> None:
-    start = at(6, 0)
-    balance = balance_over_time(Scope(player=alice, start=start, table=history["eight"].pk))
+@pytest.mark.parametrize("days_ago", [6, 12])
+def test_the_balance_of_a_period_starts_from_what_was_there(
+    alice: Any, history: Any, summed: str, days_ago: int
+) -> None:
+    start = at(days_ago, 0)
+    balance = figures(Scope(player=alice, start=start, table=history["eight"].pk)).balance
     assert balance is not None and balance.start == start
     # 200 in, +10, -25, +9.50 forty days ago: the stack at the eight-deck table.
     assert balance.points[0].stacks == 200_00 + 10_00 - 25_00 + 9_50
@@ -231,7 +265,9 @@ def test_the_page_shows_every_section(client: Any, alice: Any, history: Any) -> 
     assert "Practice" not in re.sub(r"Practice sessions are left out", "", html)
 
 
-def test_the_period_and_the_table_narrow_the_figures(client: Any, alice: Any, history: Any) -> None:
+def test_the_period_and_the_table_narrow_the_figures(
+    client: Any, alice: Any, history: Any, summed: str
+) -> None:
     client.force_login(alice)
     recent = client.get(URL, {"period": "7"}).context["page"]
     assert recent.activity.rounds == "2"
@@ -316,13 +352,20 @@ def test_the_page_costs_a_few_statements(
     client: Any, alice: Any, history: Any, django_assert_max_num_queries: Any
 ) -> None:
     client.force_login(alice)
-    client.get(URL)  # the odds' first enumeration
-    # Session, user, the filter's tables, the newest posting (the figures' key), then the
-    # balance (first posting, accounts, entries), the bets and the days.
+    client.get(URL)  # the odds' first enumeration, the hours summed
+    # Session, user, the filter's tables, the newest posting (the figures' key), the mark,
+    # the accounts, the first posting (an open start); the summed hours (their rounds and
+    # bets, the balances before the start, their moves); the last hour's entries and
+    # their balances, bets and days. As many whatever the history.
     for query in ({"period": "30", "table": history["eight"].pk}, {}):
         cache.clear()
-        with django_assert_max_num_queries(9):
+        with django_assert_max_num_queries(12):
             client.get(URL, query)
+    # A round later the summed hours' figures are kept: the last hour's are read.
+    settled_round(alice, history["eight"], timezone.now(), {"banker": (1_00, 0)})
+    with django_assert_max_num_queries(10):
+        page = client.get(URL).context["page"]
+    assert page.activity.rounds == "6"
 
 
 def test_anonymous_is_sent_to_log_in(client: Any) -> None:
@@ -398,3 +441,80 @@ def test_the_figures_are_kept_until_the_ledger_moves(
     settled_round(alice, history["eight"], timezone.now(), {"banker": (1_00, 0)})
     moved = client.get(URL).context["page"]
     assert moved.activity.rounds == "6"
+
+
+# The summed hours -------------------------------------------------------------------------
+
+
+def test_hours_are_summed_once(alice: Any, history: Any, django_assert_num_queries: Any) -> None:
+    through = hours.hours_summed(alice).through
+    assert through == hours.hour_floor(timezone.now() - hours.GRACE)
+    rows = list(StatisticsHour.objects.filter(player=alice).values_list("hour", "rounds"))
+    # Forty days ago 10:00 (three rounds), three days ago 12:00 (two tables) and 12:30.
+    assert sorted(rounds for _hour, rounds in rows) == [1, 1, 3]
+    assert StatisticsBalance.objects.filter(account__owner=alice).exists()
+    with django_assert_num_queries(1):  # the mark, and nothing to sum
+        assert hours.hours_summed(alice).through == through
+
+
+def test_a_round_not_over_when_its_hour_was_summed_counts_once_it_is(
+    alice: Any, history: Any
+) -> None:
+    open_round = Round.objects.create(
+        table=history["eight"],
+        rules=history["eight"].rule_snapshot(),
+        state=Round.State.LOCKED,
+        reserved_cards=CARDS,
+    )
+    play = Play.objects.create(
+        round=open_round, player=alice, table=history["eight"], stake_total=4_00
+    )
+    Bet.objects.create(play=play, kind="player", stake=4_00)
+    Play.objects.filter(pk=play.pk).update(created_at=at(5, 10))
+    before = [(day.day, day.rounds) for day in figures(Scope(player=alice)).days]
+    assert StatisticsMark.objects.get(player=alice).waiting == [play.pk]
+    Round.objects.filter(pk=open_round.pk).update(state=Round.State.SETTLED)
+    Play.objects.filter(pk=play.pk).update(payout_total=8_00)
+    Bet.objects.filter(play=play).update(payout=8_00)
+    after = figures(Scope(player=alice))
+    assert sorted([*before, (at(5, 0).date(), 1)]) == [(day.day, day.rounds) for day in after.days]
+    assert {found.kind: found.bets for found in after.bets}["player"] == 2
+    assert StatisticsMark.objects.get(player=alice).waiting == []
+
+
+def test_a_settled_round_voided_later_is_summed_again_without_it(alice: Any, history: Any) -> None:
+    banker = {found.kind: found for found in figures(Scope(player=alice)).bets}["banker"]
+    assert banker.bets == 3
+    voided = Play.objects.get(player=alice, created_at=at(40, 10, 3)).round
+    round_void(round_id=voided.pk, reason="Shuffler fault", by="support", cause="malfunction")
+    assert StatisticsMark.objects.get(player=alice).through == hours.hour_floor(at(40, 10))
+    banker = {found.kind: found for found in figures(Scope(player=alice)).bets}["banker"]
+    assert (banker.bets, banker.staked) == (2, 30_00)
+
+
+def test_the_hourly_task_sums_the_hours_of_who_played_lately(
+    alice: Any, bob: Any, history: Any, settings: Any
+) -> None:
+    assert statistics_sum_hours() == 0  # every round of the history began days ago
+    assert not StatisticsMark.objects.exists()
+    settled_round(alice, history["eight"], timezone.now(), {"banker": (1_00, 0)})
+    assert statistics_sum_hours() == 1
+    mark = StatisticsMark.objects.get()
+    assert (mark.player, mark.through) == (alice, hours.hour_floor(timezone.now() - hours.GRACE))
+    assert settings.CELERY_BEAT_SCHEDULE["statistics-sum-hours"] == {
+        "task": "baccarat.tasks.statistics_sum_hours",
+        "schedule": 3600.0,
+    }
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_hours_summed_by_several_requests_at_once_are_summed_once(
+    alice: Any, history: Any, racers: Any
+) -> None:
+    results = racers.run([lambda: hours.hours_summed(alice)] * 8)
+    assert not [result for result in results if isinstance(result, Exception)]
+    assert StatisticsHour.objects.filter(player=alice).count() == 3
+    mark = StatisticsMark.objects.get(player=alice)
+    assert mark.revision == 1
+    assert {result.through for result in results} == {mark.through}  # type: ignore[attr-defined]
