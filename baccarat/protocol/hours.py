@@ -110,12 +110,15 @@ def hours_summed(player: User, *, now: datetime | None = None) -> StatisticsMark
     """Sum the player's hours up to the last one that ended :data:`GRACE` ago (and again
     from the hour of a waiting round that is now over); returns the mark that says how
     far they are summed.
-    Nothing to do costs one read; otherwise it runs under the mark's row lock, so two
-    requests never sum an hour twice."""
+    Nothing to do costs one read (two while a round waits); otherwise it runs under the
+    mark's row lock, so two requests never sum an hour twice."""
     target = hour_floor((now or timezone.now()) - GRACE)
     mark = StatisticsMark.objects.filter(player=player).first()
-    if mark is not None and mark.through >= target and not mark.waiting:
-        return mark
+    if mark is not None and mark.through >= target:
+        # A round left open at a single seat can wait for days: one look at it.
+        over = Play.objects.filter(pk__in=mark.waiting, round__state__in=FINAL)
+        if not mark.waiting or not over.exists():
+            return mark
     if mark is None:
         StatisticsMark.objects.get_or_create(player=player, defaults={"through": BEGINNING})
     with transaction.atomic():

@@ -518,3 +518,17 @@ def test_hours_summed_by_several_requests_at_once_are_summed_once(
     mark = StatisticsMark.objects.get(player=alice)
     assert mark.revision == 1
     assert {result.through for result in results} == {mark.through}  # type: ignore[attr-defined]
+
+
+def test_a_round_left_open_costs_one_look_and_no_write(
+    alice: Any, history: Any, django_assert_num_queries: Any
+) -> None:
+    left = Round.objects.create(
+        table=history["eight"], rules=history["eight"].rule_snapshot(), reserved_cards=CARDS
+    )
+    play = Play.objects.create(round=left, player=alice, table=history["eight"])
+    Play.objects.filter(pk=play.pk).update(created_at=at(4, 20))
+    hours.hours_summed(alice)
+    assert StatisticsMark.objects.get(player=alice).waiting == [play.pk]
+    with django_assert_num_queries(2):  # the mark, the waiting round
+        hours.hours_summed(alice)
