@@ -255,6 +255,8 @@ def _edit(table: Table, player: User, edit: betting.LayoutEdit, token: str = "")
     the press's idempotency key; a repeat of a press changes and tells nothing."""
     seat, round, play = _betting_round(table, player)
     stack = seat.stack or 0  # type: ignore[attr-defined]
+    if token and not play.chip_keys and _pressed_last_round(play, token):
+        return Mine(seat, round, play, stack)  # a retry that arrived after its round's deal
     before = play.chip_keys
     stakes = betting.play_edit(
         round=round, play=play, player=player, edit=edit, stack=stack, token=token
@@ -262,6 +264,22 @@ def _edit(table: Table, player: User, edit: betting.LayoutEdit, token: str = "")
     if not token or play.chip_keys != before:
         event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
     return Mine(seat, round, play, stack)  # a chip moves no money: the stack is as it was
+
+
+def _pressed_last_round(play: Play, token: str) -> bool:
+    """Whether the press ``token`` changed the player's bets of their round before this
+    one at the table: a client's retry of a chip that arrives after that round was dealt
+    must not land on the next. Looked at before this round's first change only (later,
+    the retry would have come long after its answer); one probe of the index
+    play_player_table_round."""
+    last = (
+        Play.objects.filter(player_id=play.player_id, table_id=play.table_id)
+        .filter(round_id__lt=play.round_id)
+        .order_by("-round_id")
+        .values_list("chip_keys", flat=True)
+        .first()
+    )
+    return bool(last) and token in last.split()
 
 
 def full_bet(

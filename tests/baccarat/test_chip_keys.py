@@ -7,10 +7,12 @@ full tables; raced on PostgreSQL in tests/baccarat/full/test_croupier_concurrenc
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from baccarat.full import croupier
 from baccarat.models import Play, Round, Table, TableEvent
@@ -112,6 +114,27 @@ def test_a_full_tables_repeated_chip_changes_and_tells_nothing(salon: Table) -> 
     croupier.full_clear(table=salon, player=anna, token="c2")
     croupier.full_bet(**chip, token="c1")  # late, after the Clear
     assert _stakes(anna) == {}
+
+
+def test_a_full_tables_chip_repeated_after_its_round_was_dealt_lands_nowhere(
+    salon: Table,
+) -> None:
+    anna = sit(salon, "anna", 1)
+    first = ready(salon)
+    chip = {"table": salon, "player": anna, "kind": "banker", "amount": 500, "take_back": False}
+    croupier.full_bet(**chip, token="c1")
+    croupier.full_decide(table=salon, player=anna, deal=True, token="d1")
+    croupier.table_tick(table_id=salon.pk)  # the croupier deals and settles
+    assert Round.objects.get(pk=first.pk).state == Round.State.SETTLED
+    croupier.table_tick(table_id=salon.pk, now=timezone.now() + timedelta(minutes=1))
+    second = Round.objects.get(table=salon, state=Round.State.BETTING)
+    events = TableEvent.objects.filter(table=salon, kind="bets").count()
+    croupier.full_bet(**chip, token="c1")  # the client's retry, after the deal
+    assert _stakes(anna) == {}
+    assert TableEvent.objects.filter(table=salon, kind="bets").count() == events
+    croupier.full_bet(**chip, token="c2")  # a new press of the new round
+    assert _stakes(anna) == {"banker": 500}
+    assert Play.objects.get(player=anna, round=second).chip_keys == "c2"
 
 
 def test_a_full_tables_chip_posts_with_their_keys(client: Any, salon: Table) -> None:
