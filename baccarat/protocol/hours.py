@@ -180,8 +180,8 @@ def _not_over(player: User, start: datetime, end: datetime) -> list[int]:
 
 
 def _sum(player: User, start: datetime, end: datetime) -> None:
-    """Write the rows of every hour in [start, end) anew: four grouped reads of that
-    stretch, two deletes, two inserts."""
+    """Write the rows of every hour in [start, end) anew: three grouped reads of that
+    stretch (the plays, the bets, the balances), two deletes, two inserts."""
     scope = Scope(player=player, start=start, end=end)
     hours: dict[tuple[int, datetime], StatisticsHour] = {}
     plays = (

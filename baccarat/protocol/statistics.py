@@ -2,11 +2,12 @@
 by bet beside what the exact odds expect of the same stakes, and the rounds and the time
 played per day.
 
-Everything is counted in the database in grouped rows (a row per day, per bet and rule
-set, per account and stretch of time), never a row per round brought into Python, so
-the page costs a handful of statements whatever the player's history. Practice sessions
-are left out: their chips are issued for the session and are not the player's money.
-Only settled rounds with a stake count; a void round gave every stake back.
+The hours that are over come summed (:mod:`baccarat.protocol.hours`: a row per hour
+played); only the last hour or so is counted from the rounds and the ledger, in grouped
+rows, never a row per round brought into Python, so the page costs a handful of
+statements and a few hundred rows whatever the player's history. Practice sessions are
+left out: their chips are issued for the session and are not the player's money. Only
+settled rounds with a stake count; a void round gave every stake back.
 
 The times are the player's: a round counts on the day the player joined it
 (``Play.created_at``, which the index play_player_recent orders), in the active time
@@ -468,7 +469,9 @@ def summed_figures(
         before = {pk: at for pk, at in latest.values_list("pk", "at") if at is not None}
     moves = list(
         StatisticsBalance.objects.filter(
-            account_id__in=accounts, hour__gte=hour_floor(start), hour__lt=split
+            account_id__in=accounts,
+            hour__gte=scope.start if scope.start is not None else hour_floor(start),
+            hour__lt=split,
         )
         .order_by("hour", "account_id")
         .values_list("hour", "account_id", "balance")
@@ -488,7 +491,7 @@ def counted_figures(scope: Scope, *, now: datetime | None = None) -> Figures:
     split = split_at(scope, mark.through)
     accounts = list(_balance_accounts(scope).values_list("pk", "kind"))
     span = balance_span(scope, now)
-    summed_to = min(span[0], mark.through)
+    summed_to = min(hour_floor(span[0]), mark.through)  # on the hour: the rest is counted
     summed = summed_figures(
         scope,
         mark=mark,

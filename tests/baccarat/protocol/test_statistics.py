@@ -532,3 +532,30 @@ def test_a_round_left_open_costs_one_look_and_no_write(
     assert StatisticsMark.objects.get(player=alice).waiting == [play.pk]
     with django_assert_num_queries(2):  # the mark, the waiting round
         hours.hours_summed(alice)
+
+
+def test_a_day_that_does_not_begin_on_the_hour_is_counted_from_its_rounds(
+    alice: Any, history: Any, monkeypatch: Any
+) -> None:
+    # Half an hour off UTC: the period's start falls inside an hour summed as a whole.
+    with timezone.override("Asia/Kolkata"):
+        start = at(12, 0)
+        # A round ten minutes into the day: its hour began half an hour before the day.
+        settled_round(alice, history["eight"], start + timedelta(minutes=10), {"player": (4_00, 0)})
+        scope = Scope(player=alice, start=start, table=history["eight"].pk)
+        hours.hours_summed(alice)
+        summed = figures(scope)
+        monkeypatch.setattr(
+            statistics,
+            "hours_summed",
+            lambda player, now=None: StatisticsMark(player=player, through=hours.BEGINNING),
+        )
+        cache.clear()
+        counted = figures(scope)
+    assert summed.balance is not None and counted.balance is not None
+    assert [(p.wallet, p.stacks) for p in summed.balance.points] == [
+        (p.wallet, p.stacks) for p in counted.balance.points
+    ]
+    assert summed.balance.points[0].stacks == 200_00 + 10_00 - 25_00 + 9_50
+    assert summed.days == counted.days and summed.bets == counted.bets
+    assert summed.days[0].day == start.date() and summed.days[0].rounds == 1
