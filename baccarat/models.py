@@ -795,15 +795,16 @@ class StatisticsMark(models.Model):
 
 class StatisticsHour(models.Model):
     """A player's counted rounds (settled, with a stake) at one table that began in one
-    hour (UTC): how many, in how many different minutes, staked and paid back, and the
-    bets grouped as the page groups them: ``[kind, decks, commission, tie_pays, bets,
-    staked, paid]``."""
+    hour (UTC): how many, the minutes in which they began (bit n: minute n, so the
+    minutes of several tables in the same hour are counted once), staked and paid back,
+    and the bets grouped as the page groups them: ``[kind, decks, commission, tie_pays,
+    bets, staked, paid]``."""
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
     hour = models.DateTimeField()
     rounds = models.PositiveIntegerField()
-    minutes = models.PositiveSmallIntegerField()
+    minutes = models.BigIntegerField()  # a bit per minute of the hour
     staked = models.BigIntegerField()
     paid = models.BigIntegerField()
     bets = models.JSONField(default=list)

@@ -2,7 +2,7 @@
 played instead of counting every round of a long history again.
 
 Each hour (UTC) that is over gets, once, a :class:`~baccarat.models.StatisticsHour` per
-table (the counted rounds begun in it, their minutes, stakes and payouts, their bets
+table (the counted rounds begun in it, the minutes they began in, stakes and payouts, their bets
 grouped by spot and edge rules) and a :class:`~baccarat.models.StatisticsBalance` per
 wallet or stack that moved in it (its balance at the hour's end). The player's
 :class:`~baccarat.models.StatisticsMark` says how far: every hour before ``through``.
@@ -180,19 +180,15 @@ def _not_over(player: User, start: datetime, end: datetime) -> list[int]:
 
 
 def _sum(player: User, start: datetime, end: datetime) -> None:
-    """Write the rows of every hour in [start, end) anew: three grouped reads of that
-    stretch (the plays, the bets, the balances), two deletes, two inserts."""
+    """Write the rows of every hour in [start, end) anew: four grouped reads of that
+    stretch (the plays, the minutes they began in, the bets, the balances), two
+    deletes, two inserts."""
     scope = Scope(player=player, start=start, end=end)
     hours: dict[tuple[int, datetime], StatisticsHour] = {}
     plays = (
         Play.objects.filter(counted(scope))
         .values("table_id", hour=in_hour("created_at"))
-        .annotate(
-            rounds=Count("id"),
-            minutes=Count(TruncMinute("created_at", tzinfo=UTC), distinct=True),
-            staked=Sum("stake_total"),
-            paid=Sum("payout_total"),
-        )
+        .annotate(rounds=Count("id"), staked=Sum("stake_total"), paid=Sum("payout_total"))
         .order_by()
     )
     for row in plays:
@@ -201,11 +197,19 @@ def _sum(player: User, start: datetime, end: datetime) -> None:
             table_id=row["table_id"],
             hour=row["hour"],
             rounds=row["rounds"],
-            minutes=row["minutes"],
+            minutes=0,
             staked=row["staked"],
             paid=row["paid"],
             bets=[],
         )
+    begun = (
+        Play.objects.filter(counted(scope))
+        .values_list("table_id", in_hour("created_at"), TruncMinute("created_at", tzinfo=UTC))
+        .distinct()
+        .order_by()
+    )
+    for table_id, hour, minute in begun:
+        hours[table_id, hour].minutes |= 1 << minute.minute
     for group in bet_groups(scope, by_hour=True):
         hours[group["table_id"], group["hour"]].bets.append(bet_row(group))
     balances = [

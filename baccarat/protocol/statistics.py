@@ -454,12 +454,18 @@ def summed_figures(
         hours = hours.filter(table_id=scope.table)
     bets: list[list[Any]] = []
     days: list[Day] = []
+    minutes: dict[datetime, int] = {}  # the hour's minutes at every table: counted once
     zone = timezone.get_current_timezone()
-    for hour, rounds, minutes, staked, paid, groups in hours.values_list(
+    for hour, rounds, begun, staked, paid, groups in hours.values_list(
         "hour", "rounds", "minutes", "staked", "paid", "bets"
     ):
-        days.append(Day(hour.astimezone(zone).date(), rounds, minutes, staked, paid - staked))
+        days.append(Day(hour.astimezone(zone).date(), rounds, 0, staked, paid - staked))
+        minutes[hour] = minutes.get(hour, 0) | begun
         bets += groups
+    days += (
+        Day(hour.astimezone(zone).date(), 0, begun.bit_count(), 0, 0)
+        for hour, begun in minutes.items()
+    )
     before: dict[int, int] = {}
     if scope.start is not None:  # each account's last hour summed before the start
         last = StatisticsBalance.objects.filter(account=OuterRef("pk"), hour__lt=summed_to)

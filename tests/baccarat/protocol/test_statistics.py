@@ -559,3 +559,12 @@ def test_a_day_that_does_not_begin_on_the_hour_is_counted_from_its_rounds(
     assert summed.balance.points[0].stacks == 200_00 + 10_00 - 25_00 + 9_50
     assert summed.days == counted.days and summed.bets == counted.bets
     assert summed.days[0].day == start.date() and summed.days[0].rounds == 1
+
+
+def test_a_minute_with_rounds_at_two_tables_counts_once(
+    alice: Any, history: Any, summed: str
+) -> None:
+    # Three days ago at 12:00:30 at the eight-deck table, beside the six-deck table's 12:00.
+    settled_round(alice, history["eight"], at(3, 12, 0, 30), {"player": (5_00, 10_00)})
+    days = {day.day: day for day in figures(Scope(player=alice)).days}
+    assert (days[at(3, 0).date()].rounds, days[at(3, 0).date()].minutes) == (3, 2)
