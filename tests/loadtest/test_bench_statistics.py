@@ -10,13 +10,33 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from baccarat.models import Bet, Play, Round, Table
+from baccarat.models import (
+    Bet,
+    Play,
+    Round,
+    StatisticsBalance,
+    StatisticsHour,
+    StatisticsMark,
+    Table,
+)
 from casino.accounts.models import User
 from wallet.models import Account, Entry, Transaction
 
 pytestmark = pytest.mark.django_db
 
-MODELS = (User, Table, Round, Play, Bet, Account, Transaction, Entry)
+MODELS = (
+    User,
+    Table,
+    Round,
+    Play,
+    Bet,
+    Account,
+    Transaction,
+    Entry,
+    StatisticsHour,
+    StatisticsBalance,
+    StatisticsMark,
+)
 
 
 def test_bench_statistics_measures_every_filter_and_cleans_up(alice) -> None:
@@ -26,21 +46,23 @@ def test_bench_statistics_measures_every_filter_and_cleans_up(alice) -> None:
     call_command("bench_statistics", rounds=60, days=20, repeat=2, stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("loaded 60 rounds over 20 days for bench-statistics")
+    assert re.match(r"hours summed from nothing in \d+ ms: \d+ hours at tables", lines[1])
     figures = [line for line in lines if re.search(r"ms +\d+$", line)]
-    assert len(figures) == 10  # each filter counted anew, then kept
-    assert [line[:30].strip() for line in figures[::2]] == [
+    assert len(figures) == 15  # each filter after a summing, after a round, kept
+    assert [line[:30].strip() for line in figures[::3]] == [
         "all time, all tables",
         "last 30 days",
         "last 7 days",
         "one table, all time",
         "one table, 90 days by dates",
     ]
-    for new, kept in zip(figures[::2], figures[1::2], strict=True):
-        assert new[31:36].strip() == "new" and kept[31:36].strip() == "kept"
-        for line, most in ((new, 9), (kept, 4)):
-            median, p95, slowest, statements = re.findall(r"[\d.]+(?=ms)|\d+$", line)
-            assert 0 < float(median) <= float(p95) <= float(slowest)
-            assert 0 < int(statements) <= most
+    for line, (state, most) in zip(
+        figures, [("hour", 12), ("round", 10), ("kept", 4)] * 5, strict=True
+    ):
+        assert line[31:36].strip() == state
+        median, p95, slowest, statements = re.findall(r"[\d.]+(?=ms)|\d+$", line)
+        assert 0 < float(median) <= float(p95) <= float(slowest)
+        assert 0 < int(statements) <= most
     assert {model: model.objects.count() for model in MODELS} == before
     assert list(Account.objects.filter(kind="issuer").values_list("balance", flat=True)) == issuer
 
