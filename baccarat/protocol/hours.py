@@ -62,7 +62,6 @@ BEGINNING = datetime(2000, 1, 1, tzinfo=UTC)
 FINAL = (Round.State.SETTLED, Round.State.VOID, Round.State.CLOSED)
 # The rule values that change a bet's edge; bets are grouped by them.
 EDGE_RULES = ("decks", "commission", "tie_pays")
-BALANCE_KINDS = (Account.Kind.WALLET, Account.Kind.STACK)
 # The tables whose rounds and stacks count: every kind but practice.
 COUNTED_KINDS = (Table.Kind.SINGLE, Table.Kind.FULL)
 
@@ -247,9 +246,9 @@ def bet_row(group: dict[str, Any]) -> list[Any]:
 def balance_moves(
     player: User, start: datetime, end: datetime, *, accounts: Iterable[int] | None = None
 ) -> list[tuple[datetime, int, int]]:
-    """(hour, account, balance at the hour's end) of each of the player's wallets and
-    stacks (or ``accounts``) in each hour of [start, end) in which it moved, oldest
-    first. Two statements: the last entry of each account in each hour, then their
+    """(hour, account, balance at the hour's end) of the player's wallet and stacks at
+    counted tables (or of ``accounts``) in each hour of [start, end) in which one moved,
+    oldest first. Two statements: the last entry of each account in each hour, then their
     balances. Every posting names its player, so the player's postings of the stretch
     (txn_player_recent) lead to the entries. Nothing to read for an empty stretch."""
     if start >= end:
@@ -259,8 +258,10 @@ def balance_moves(
         transaction__created_at__gte=start,
         transaction__created_at__lt=end,
     )
-    if accounts is None:
-        entries = entries.filter(account__owner=player, account__kind__in=BALANCE_KINDS)
+    if accounts is None:  # the wallet and the stacks at counted tables
+        stacks = Q(account__kind=Account.Kind.STACK, account__table__kind__in=COUNTED_KINDS)
+        entries = entries.filter(Q(account__kind=Account.Kind.WALLET) | stacks)
+        entries = entries.filter(account__owner=player)
     else:
         entries = entries.filter(account_id__in=accounts)
     last = (

@@ -452,7 +452,13 @@ def test_hours_are_summed_once(alice: Any, history: Any, django_assert_num_queri
     rows = list(StatisticsHour.objects.filter(player=alice).values_list("hour", "rounds"))
     # Forty days ago 10:00 (three rounds), three days ago 12:00 (two tables) and 12:30.
     assert sorted(rounds for _hour, rounds in rows) == [1, 1, 3]
-    assert StatisticsBalance.objects.filter(account__owner=alice).exists()
+    balances = StatisticsBalance.objects.filter(account__owner=alice)
+    # The wallet and the two tables' stacks; not the practice session's.
+    assert set(balances.values_list("account__kind", "account__table")) == {
+        ("wallet", None),
+        ("stack", history["eight"].pk),
+        ("stack", history["six"].pk),
+    }
     with django_assert_num_queries(1):  # the mark, and nothing to sum
         assert hours.hours_summed(alice).through == through
 
