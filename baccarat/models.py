@@ -280,6 +280,9 @@ class Round(models.Model):
         # A full table's round nobody played: betting closed without a stake, no cards.
         CLOSED = "closed", _("Closed without a deal")
 
+    # The states a round never leaves (but a settled round voided for a malfunction).
+    FINAL_STATES = (State.SETTLED, State.VOID, State.CLOSED)
+
     class Completion(models.TextChoices):
         PLAYED = "played", _("Played")
         SERVER = "server", _("Completed by the server")
@@ -393,7 +396,7 @@ class Round(models.Model):
 
     @property
     def is_final(self) -> bool:
-        return self.state in {self.State.SETTLED, self.State.VOID, self.State.CLOSED}
+        return self.state in self.FINAL_STATES
 
     @property
     def void_explanation(self) -> str:

@@ -59,7 +59,6 @@ HOUR = timedelta(hours=1)
 GRACE = timedelta(minutes=10)
 # Before anything the casino recorded: a new mark sums every hour from here.
 BEGINNING = datetime(2000, 1, 1, tzinfo=UTC)
-FINAL = (Round.State.SETTLED, Round.State.VOID, Round.State.CLOSED)
 # The rule values that change a bet's edge; bets are grouped by them.
 EDGE_RULES = ("decks", "commission", "tie_pays")
 # The tables whose rounds and stacks count: every kind but practice.
@@ -115,7 +114,7 @@ def hours_summed(player: User, *, now: datetime | None = None) -> StatisticsMark
     mark = StatisticsMark.objects.filter(player=player).first()
     if mark is not None and mark.through >= target:
         # A round left open at a single seat can wait for days: one look at it.
-        over = Play.objects.filter(pk__in=mark.waiting, round__state__in=FINAL)
+        over = Play.objects.filter(pk__in=mark.waiting, round__state__in=Round.FINAL_STATES)
         if not mark.waiting or not over.exists():
             return mark
     if mark is None:
@@ -127,7 +126,7 @@ def hours_summed(player: User, *, now: datetime | None = None) -> StatisticsMark
         if waiting:
             still = set(
                 Play.objects.filter(pk__in=waiting)
-                .exclude(round__state__in=FINAL)
+                .exclude(round__state__in=Round.FINAL_STATES)
                 .values_list("pk", flat=True)
             )
             over = Play.objects.filter(pk__in=set(waiting) - still)
@@ -173,7 +172,7 @@ def _not_over(player: User, start: datetime, end: datetime) -> list[int]:
             created_at__lt=end,
             table__kind__in=COUNTED_KINDS,
         )
-        .exclude(round__state__in=FINAL)
+        .exclude(round__state__in=Round.FINAL_STATES)
         .values_list("pk", flat=True)
     )
 
