@@ -6,7 +6,7 @@ with one seat. Each player's part in a round is a ``Play`` holding their bets.
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -763,6 +763,11 @@ class Heartbeat(models.Model):
 # page adds up a row per hour played instead of counting every round again.
 
 
+def hour_floor(when: datetime) -> datetime:
+    """The start (UTC) of the hour ``when`` is in: the hours the statistics are summed by."""
+    return when.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
 class StatisticsMark(models.Model):
     """How far a player's hours are summed: every hour before ``through`` has its rows
     (an hour without a counted round or a posting has none). ``waiting`` lists the
@@ -788,9 +793,9 @@ class StatisticsMark(models.Model):
     def forget(cls, plays: Any) -> None:
         """The hours of ``plays`` are to be summed again (their round was voided after
         its settlement): their players' marks go back to the earliest of those hours."""
-        earliest: dict[int, Any] = {}
+        earliest: dict[int, datetime] = {}
         for play in plays:
-            hour = play.created_at.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+            hour = hour_floor(play.created_at)
             earliest[play.player_id] = min(hour, earliest.get(play.player_id, hour))
         for player_id, hour in earliest.items():
             cls.objects.filter(player_id=player_id, through__gt=hour).update(through=hour)

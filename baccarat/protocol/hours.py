@@ -1,10 +1,11 @@
 """A player's statistics summed by the hour, so the statistics page adds up a row per hour
 played instead of counting every round of a long history again.
 
-Each hour (UTC) that is over gets, once, a :class:`~baccarat.models.StatisticsHour` per
-table (the counted rounds begun in it, the minutes they began in, stakes and payouts, their bets
-grouped by spot and edge rules) and a :class:`~baccarat.models.StatisticsBalance` per
-wallet or stack that moved in it (its balance at the hour's end). The player's
+Each hour (UTC, :func:`~baccarat.models.hour_floor`) that is over gets, once, a
+:class:`~baccarat.models.StatisticsHour` per table (the counted rounds begun in it, the
+minutes they began in, stakes and payouts, their bets grouped by spot and edge rules) and
+a :class:`~baccarat.models.StatisticsBalance` per wallet or stack that moved in it (its
+balance at the hour's end). The player's
 :class:`~baccarat.models.StatisticsMark` says how far: every hour before ``through``.
 The page reads those rows for the hours before ``through`` and counts the rest, the last
 hour or so, from the rounds and the ledger themselves (:mod:`baccarat.protocol.statistics`).
@@ -48,6 +49,7 @@ from baccarat.models import (
     StatisticsHour,
     StatisticsMark,
     Table,
+    hour_floor,
 )
 from wallet.models import Account, Entry
 
@@ -92,11 +94,6 @@ def counted(scope: Scope, to_play: str = "") -> Q:
     if scope.end is not None:
         lookups["created_at__lt"] = scope.end
     return Q(**{f"{to_play}{name}": value for name, value in lookups.items()})
-
-
-def hour_floor(when: datetime) -> datetime:
-    """The start (UTC) of the hour ``when`` is in."""
-    return when.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
 
 
 def in_hour(field: str) -> Trunc:

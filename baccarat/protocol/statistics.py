@@ -38,6 +38,7 @@ from baccarat.models import (
     StatisticsHour,
     StatisticsMark,
     Table,
+    hour_floor,
 )
 from baccarat.protocol.hours import (
     COUNTED_KINDS,
@@ -47,7 +48,6 @@ from baccarat.protocol.hours import (
     bet_groups,
     bet_row,
     counted,
-    hour_floor,
     hours_summed,
 )
 from wallet.models import Account, Transaction

@@ -26,6 +26,7 @@ from baccarat.models import (
     StatisticsHour,
     StatisticsMark,
     Table,
+    hour_floor,
 )
 from baccarat.play.rounds import round_void
 from baccarat.protocol import charts, hours, statistics
@@ -448,7 +449,7 @@ def test_the_figures_are_kept_until_the_ledger_moves(
 
 def test_hours_are_summed_once(alice: Any, history: Any, django_assert_num_queries: Any) -> None:
     through = hours.hours_summed(alice).through
-    assert through == hours.hour_floor(timezone.now() - hours.GRACE)
+    assert through == hour_floor(timezone.now() - hours.GRACE)
     rows = list(StatisticsHour.objects.filter(player=alice).values_list("hour", "rounds"))
     # Forty days ago 10:00 (three rounds), three days ago 12:00 (two tables) and 12:30.
     assert sorted(rounds for _hour, rounds in rows) == [1, 1, 3]
@@ -493,7 +494,7 @@ def test_a_settled_round_voided_later_is_summed_again_without_it(alice: Any, his
     assert banker.bets == 3
     voided = Play.objects.get(player=alice, created_at=at(40, 10, 3)).round
     round_void(round_id=voided.pk, reason="Shuffler fault", by="support", cause="malfunction")
-    assert StatisticsMark.objects.get(player=alice).through == hours.hour_floor(at(40, 10))
+    assert StatisticsMark.objects.get(player=alice).through == hour_floor(at(40, 10))
     banker = {found.kind: found for found in figures(Scope(player=alice)).bets}["banker"]
     assert (banker.bets, banker.staked) == (2, 30_00)
 
@@ -506,7 +507,7 @@ def test_the_hourly_task_sums_the_hours_of_who_played_lately(
     settled_round(alice, history["eight"], timezone.now(), {"banker": (1_00, 0)})
     assert statistics_sum_hours() == 1
     mark = StatisticsMark.objects.get()
-    assert (mark.player, mark.through) == (alice, hours.hour_floor(timezone.now() - hours.GRACE))
+    assert (mark.player, mark.through) == (alice, hour_floor(timezone.now() - hours.GRACE))
     assert settings.CELERY_BEAT_SCHEDULE["statistics-sum-hours"] == {
         "task": "baccarat.tasks.statistics_sum_hours",
         "schedule": 3600.0,
