@@ -378,16 +378,26 @@ def figures_key(scope: Scope) -> str:
         .values_list("id", flat=True)
         .first()
     )
-    parts = (
+    return cache_key(
+        "protocol-statistics:1",
         scope.player.pk,
         newest,
-        scope.start.isoformat() if scope.start else "",
-        scope.end.isoformat() if scope.end else "",
-        scope.table or "",
-        timezone.localdate().isoformat(),
+        scope.start,
+        scope.end,
+        scope.table,
+        timezone.localdate(),
         timezone.get_current_timezone_name(),
     )
-    return "protocol-statistics:1:" + ":".join(str(part) for part in parts)
+
+
+def cache_key(name: str, *parts: object) -> str:
+    """``name`` and ``parts`` as a cache key: dates and times in ISO form, None as
+    nothing."""
+    texts = (
+        part.isoformat() if isinstance(part, date) else "" if part is None else str(part)
+        for part in parts
+    )
+    return ":".join([name, *texts])
 
 
 def split_at(scope: Scope, through: datetime) -> datetime:
@@ -428,21 +438,18 @@ def summed_figures(
     """The summed hours of ``scope`` before ``split``, and the ``accounts``' balances
     before ``summed_to`` and moves from ``start`` on: four reads, kept (at most
     :data:`CACHE_SECONDS`) until the player's hours are summed again."""
-    key = ":".join(
-        str(part)
-        for part in (
-            "protocol-statistics-hours:1",
-            scope.player.pk,
-            mark.revision,
-            mark.through.isoformat(),
-            split.isoformat(),
-            summed_to.isoformat(),
-            start.isoformat(),
-            scope.start.isoformat() if scope.start else "",
-            scope.table or "",
-            ",".join(map(str, accounts)),
-            timezone.get_current_timezone_name(),
-        )
+    key = cache_key(
+        "protocol-statistics-hours:1",
+        scope.player.pk,
+        mark.revision,
+        mark.through,
+        split,
+        summed_to,
+        start,
+        scope.start,
+        scope.table,
+        ",".join(map(str, accounts)),
+        timezone.get_current_timezone_name(),
     )
     found: Summed | None = cache.get(key)
     if found is not None:
