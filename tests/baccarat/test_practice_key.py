@@ -1,6 +1,6 @@
-"""A practice start carries a key issued with its form (it names the practice table): a
-repeated start (a retry, a double submit) opens no second session and issues no second
-stack of practice chips; raced on PostgreSQL in
+"""A practice start carries a key issued with its form (it names the practice table): one
+key, one session and one stack of practice chips, however often the start is sent (a
+retry, a double submit); raced on PostgreSQL in
 tests/baccarat/single/test_layout_concurrency.py."""
 
 from __future__ import annotations

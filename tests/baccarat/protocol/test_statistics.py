@@ -143,14 +143,19 @@ def history(alice: Any, bob: Any) -> dict[str, Any]:
 SUMMED = ("all hours", "no hour", "hours before ten days ago")
 
 
+def no_hour_summed(monkeypatch: Any) -> None:
+    """The page finds none of the player's hours summed: it counts every round."""
+    monkeypatch.setattr(
+        statistics,
+        "hours_summed",
+        lambda player, now=None: StatisticsMark(player=player, through=hours.BEGINNING),
+    )
+
+
 @pytest.fixture(params=SUMMED)
 def summed(request: Any, monkeypatch: Any) -> str:
     if request.param == "no hour":
-        monkeypatch.setattr(
-            statistics,
-            "hours_summed",
-            lambda player, now=None: StatisticsMark(player=player, through=hours.BEGINNING),
-        )
+        no_hour_summed(monkeypatch)
     elif request.param == "hours before ten days ago":
         real = hours.hours_summed
         monkeypatch.setattr(
@@ -552,11 +557,7 @@ def test_a_day_that_does_not_begin_on_the_hour_is_counted_from_its_rounds(
         scope = Scope(player=alice, start=start, table=history["eight"].pk)
         hours.hours_summed(alice)
         summed = figures(scope)
-        monkeypatch.setattr(
-            statistics,
-            "hours_summed",
-            lambda player, now=None: StatisticsMark(player=player, through=hours.BEGINNING),
-        )
+        no_hour_summed(monkeypatch)
         cache.clear()
         counted = figures(scope)
     assert summed.balance is not None and counted.balance is not None
