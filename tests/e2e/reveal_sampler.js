@@ -105,6 +105,7 @@
       cause: cause,
       board: boards.get(board),
       round: board.dataset.round || (after ? after.value : ""),
+      parsing: document.readyState === "loading",
       cards: cards.length,
       lastUp: !!last && faceUp(last),
       shown: shown,
