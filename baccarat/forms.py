@@ -30,6 +30,17 @@ ENGINE_MESSAGES: dict[str, Any] = {
     "stake_not_commissionable": _("Banker stakes must be whole chips."),
 }
 
+# What the page's script may refuse of a chip laid out in the browser, in the words the
+# server refuses it with (the page carries them; the server checks it all again).
+LAYOUT_REFUSALS = (
+    ("above_max", RoundError.messages["above_max"]),
+    ("stack_short", RoundError.messages["stack_short"]),
+    ("not_a_chip", RoundError.messages["not_a_chip"]),
+    ("no_previous_bets", RoundError.messages["no_previous_bets"]),
+    ("combination_not_allowed", ENGINE_MESSAGES["combination_not_allowed"]),
+    ("stake_not_commissionable", ENGINE_MESSAGES["stake_not_commissionable"]),
+)
+
 
 def add_domain_error(form: forms.Form, error: Exception) -> None:
     """Show a refused action as a translated, non-field form error."""
@@ -118,21 +129,13 @@ class DecideForm(forms.Form):
     token = forms.SlugField(max_length=40, required=False, widget=forms.HiddenInput)
 
 
-class DealForm(DecideForm):
-    """DEAL names the round it deals (``round``), or, when the layout repeats the last
-    round's bets, that last round (``after``): a double submit deals one round only.
+class LayoutForm(DecideForm):
+    """A layout laid out in the browser (the page's script): ``layout`` set and a
+    ``stake_<spot>`` in cents for each spot with chips (:attr:`stakes`). Sent with DEAL,
+    and at a full table also on its own after a pause in the player's chips, so that
+    every seat sees them. Without ``layout`` the bets the server holds are played (each
+    chip a POST of its own, as without JavaScript)."""
 
-    With its script the page lays chips out in the browser and sends the whole layout
-    with DEAL: ``layout`` set and a ``stake_<spot>`` in cents for each spot with chips
-    (:attr:`stakes`). Without them DEAL plays the bets the server holds (each chip a
-    POST of its own, as without JavaScript)."""
-
-    round = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
-    )
-    after = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
-    )
     layout = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -152,11 +155,23 @@ class DealForm(DecideForm):
 
     @property
     def stakes(self) -> dict[str, int] | None:
-        """The layout sent with DEAL (spot to cents, chips only), or None if none was."""
+        """The layout sent (spot to cents, chips only), or None if none was."""
         if not self.cleaned_data.get("layout"):
             return None
         stakes = {kind: self.cleaned_data.get(f"stake_{kind}") for kind in Bet.Kind.values}
         return {kind: stake for kind, stake in stakes.items() if stake}
+
+
+class DealForm(LayoutForm):
+    """DEAL names the round it deals (``round``), or, when the layout repeats the last
+    round's bets, that last round (``after``): a double submit deals one round only."""
+
+    round = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
+    )
+    after = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
+    )
 
 
 class EmptyForm(forms.Form):

@@ -26,6 +26,7 @@ urlpatterns = [
     ),
     # Full tables
     path("tables/<slug:slug>/sit/", full_views.table_sit, name="table_sit"),
+    path("tables/<slug:slug>/layout/", full_views.table_layout, name="table_layout"),
     path("tables/<slug:slug>/pass/", full_views.table_pass, name="table_pass"),
     path("tables/<slug:slug>/cut/", full_views.table_cut, name="table_cut"),
     path("tables/<slug:slug>/events/", live.table_events, name="table_events"),

@@ -3,8 +3,9 @@
 Used by ``manage.py table_bots`` for tests and benchmarks. Each bot is one player with its
 own HTTP client and cookie jar: it signs in, opens the table page and its event stream,
 sits down once every bot got that far (:class:`Start`; then each at a random moment of
-the arrival window), and for each round places a bet
-and presses Deal (now and then Pass), cuts or declines a shoe offered to it, and leaves
+the arrival window), and for each round lays a bet out as
+the page does (sent once the chips pause, and with Deal) and presses Deal (now and then
+Pass), cuts or declines a shoe offered to it, and leaves
 after a number of results. With ``Plan.refresh_board`` it also fetches its own board when
 the page does (``static/js/full_table.js``): once per burst of events that the page
 cannot draw from their data alone (:func:`page_fetches_board`), the load of real
@@ -33,6 +34,7 @@ from loadtest.loadclient import HTMX, browser_client, csrf_token, refusal
 
 CHIP = 500  # cents: every bet is one to three chips of 5 €
 BOARD_DEBOUNCE_SECONDS = 0.06  # as the page: one board request per burst of events
+LAYOUT_PAUSE_SECONDS = 0.4  # as the page (LAYOUT_PAUSE_MS): the chips sent after a pause
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=60.0)  # the server sends a keep-alive every 15 s
 STREAM_RETRIES = 5
 
@@ -263,18 +265,34 @@ class Bot:
             await asyncio.sleep(self.rng.uniform(0, longest))
 
     async def _bet_and_decide(self) -> None:
+        """Chips laid out on the page; the layout sent when they pause as long as the
+        page waits (LAYOUT_PAUSE_SECONDS), and with Deal."""
         kind = self.rng.choice(["player", "banker", "tie"])
         await self._think(self.plan.think_seconds)
+        stake = sent = 0
         for chip in range(self.rng.randint(1, 3)):
             if chip:
-                await self._think(self.plan.think_seconds / 6)
-            if not await self._post("bet", "bet/", kind=kind, amount=CHIP):
-                return
-        await self._think(self.plan.think_seconds / 6)
+                sent = await self._pause(self.plan.think_seconds / 6, kind, stake, sent)
+            stake += CHIP
+        await self._pause(self.plan.think_seconds / 6, kind, stake, sent)
         if self.rng.random() < 1 / 8:
             await self._post("pass", "pass/")
         else:
-            await self._post("deal", "deal/")
+            await self._post("deal", "deal/", layout="on", **{f"stake_{kind}": stake})
+
+    async def _pause(self, longest: float, kind: str, stake: int, sent: int) -> int:
+        """A pause in the chips of up to ``longest`` seconds: the page sends its layout
+        once it has lasted LAYOUT_PAUSE_SECONDS. The stake the server has now."""
+        pause = self.rng.uniform(0, longest) if longest > 0 else 0.0
+        if pause < LAYOUT_PAUSE_SECONDS or stake == sent:
+            await asyncio.sleep(pause)
+            return sent
+        await asyncio.sleep(LAYOUT_PAUSE_SECONDS)
+        fields = {"layout": "on", f"stake_{kind}": stake}
+        if not await self._post("layout", "layout/", **fields):
+            return sent
+        await asyncio.sleep(pause - LAYOUT_PAUSE_SECONDS)
+        return stake
 
     async def _cut(self) -> None:
         if self.rng.random() < 0.5:

@@ -95,6 +95,7 @@ MATRIX = {
     "baccarat:table_exit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_reality_check": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_sit": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
+    "baccarat:table_layout": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_pass": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     "baccarat:table_cut": (lambda o: {"slug": o["table"].slug}, POST_ONLY),
     # Live events of a full table: signed-in players and spectators (a single table: 404).

@@ -299,6 +299,15 @@ def full_bet(
         return _edit(table, player, edit, token)
 
 
+def full_layout(*, table: Table, player: User, stakes: betting.Stakes, token: str = "") -> Mine:
+    """The player's layout as their page laid it out (chips placed in the browser, sent
+    after a pause in them so that every seat sees them): their bets this round now."""
+    if stakes:
+        protection.protection_check(player=player)
+    with table_change(table.pk) as table:
+        return _edit(table, player, betting.layout_set(stakes), token)
+
+
 def full_clear(*, table: Table, player: User, token: str = "") -> Mine:
     with table_change(table.pk) as table:
         return _edit(table, player, betting.clear_edit, token)
@@ -325,8 +334,17 @@ class Decided:
     mine: Mine | None = None  # the player's part of the table after it
 
 
-def full_decide(*, table: Table, player: User, deal: bool, token: str = "") -> Decided:
-    """Deal (commit the stake) or Pass (take the bets back) for this round.
+def full_decide(
+    *,
+    table: Table,
+    player: User,
+    deal: bool,
+    token: str = "",
+    stakes: betting.Stakes | None = None,
+) -> Decided:
+    """Deal (commit the stake) or Pass (take the bets back) for this round. ``stakes``:
+    the layout the page sent with Deal (laid out in the browser), which becomes the
+    player's bets before the stake is committed; None: the bets the server holds.
 
     When this was the last decision of the round, the croupier deals it at once in a step
     of its own (:func:`table_tick`, a task sent for now; the recovery sweep ticks every
@@ -341,7 +359,7 @@ def full_decide(*, table: Table, player: User, deal: bool, token: str = "") -> D
     if deal:
         protection.protection_check(player=player, deal=True)
     try:
-        return _decide(table=table, player=player, deal=deal, token=token)
+        return _decide(table=table, player=player, deal=deal, token=token, stakes=stakes)
     except (RoundError, IntegrityError):
         # Refused (decided already, betting over) or, for a key of an earlier round, the
         # constraint one_deal_per_token: the whole decision undone. A repeat is no error.
@@ -350,13 +368,23 @@ def full_decide(*, table: Table, player: User, deal: bool, token: str = "") -> D
         raise
 
 
-def _decide(*, table: Table, player: User, deal: bool, token: str) -> Decided:
+def _decide(
+    *, table: Table, player: User, deal: bool, token: str, stakes: betting.Stakes | None
+) -> Decided:
     raised: list[str] = []
     last = False
     with table_change(table.pk) as table:
         seat, round, play = _betting_round(table, player)
         stack = seat.stack or 0  # type: ignore[attr-defined]
         play.deal_token = token
+        laid_out = False
+        if deal and stakes is not None:
+            before = betting.stakes_of(play)
+            edit = betting.layout_set(stakes)
+            laid_out = (
+                betting.play_edit(round=round, play=play, player=player, edit=edit, stack=stack)
+                != before
+            )
         if deal:
             raised, stack = _commit(round, play, player)
             play.decision = Play.Decision.DEAL
@@ -365,7 +393,7 @@ def _decide(*, table: Table, player: User, deal: bool, token: str) -> Decided:
             betting.write_stakes(play=play, stakes={})
             play.decision = Play.Decision.PASS
             play.save(update_fields=["decision", "deal_token"])
-        if raised:  # every page shows the stakes as they are played, not as they were
+        if raised or laid_out:  # every page shows the stakes as they are played
             event_write(
                 table, "bets", round=round.pk, seat=seat.number, stakes=betting.stakes_of(play)
             )

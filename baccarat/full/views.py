@@ -26,13 +26,15 @@ from baccarat import engine
 from baccarat.board import card_names, selectors
 from baccarat.board.fragments import render_fragment
 from baccarat.board.statistics import results_context
+from baccarat.engine.bets import COMMISSION_STAKE_STEP
 from baccarat.errors import RoundError
 from baccarat.forms import (
+    LAYOUT_REFUSALS,
     BetForm,
     ChatForm,
     CutForm,
-    DecideForm,
     EmptyForm,
+    LayoutForm,
     PressForm,
     SitForm,
     add_domain_error,
@@ -110,7 +112,7 @@ def render_full_table(
         ),
         "chip_unit": chip_unit(table),
         "notices": notices or [],
-        "deal_token": secrets.token_hex(8),  # the next decision's key (DecideForm)
+        "deal_token": secrets.token_hex(8),  # the next decision's key (LayoutForm)
         **results_context(
             results,
             key=f"t{table.pk}",
@@ -128,6 +130,7 @@ def render_full_table(
         context["chat_form"] = ChatForm()
         context["money_format"] = money_format()
         context["script_words"] = _script_words()
+        context["layout_refusals"] = LAYOUT_REFUSALS
         return render(request, "baccarat/full_table.html", context)
     return HttpResponse(render_fragment("baccarat/full_table_update.html", context, request))
 
@@ -192,6 +195,8 @@ def _spots(state: full_state.FullTableState, *, empty: bool = False) -> list[sel
         "player_pair": "11:1",
         "banker_pair": "11:1",
     }
+    limits = table.limits()
+    step = COMMISSION_STAKE_STEP if table.commission == Table.Commission.FIVE_PERCENT else 0
     return [
         selectors.SpotView(
             kind=kind,
@@ -199,9 +204,11 @@ def _spots(state: full_state.FullTableState, *, empty: bool = False) -> list[sel
             key=selectors.SPOT_KEYS[kind],
             odds=odds[kind],
             stake=0 if empty else state.stakes.get(kind, 0),
+            maximum=limits[kind][1],  # what the page checks a chip against
+            step=step if kind == "banker" else 0,
         )
         for kind in selectors.SPOT_ORDER
-        if kind in table.limits()
+        if kind in limits
     ]
 
 
@@ -285,6 +292,31 @@ def full_bet(request: HttpRequest, table: Table) -> HttpResponse:
     return _answer_mine(request, table, form, mine=mine)
 
 
+def full_layout(request: HttpRequest, table: Table) -> HttpResponse:
+    """The layout the page laid out, sent after a pause in the player's chips so that
+    every seat sees them (static/js/table.js). Taken: nothing to draw (204), the page
+    shows it already. Refused: the player's part of the board as the server holds it,
+    with why."""
+    form = LayoutForm(request.POST)
+    if form.is_valid():
+        stakes = form.stakes
+        if stakes is None:
+            form.add_error(None, _("Place your bets, then press Deal or Pass."))
+        else:
+            try:
+                croupier.full_layout(
+                    table=table,
+                    player=request.user,  # type: ignore[arg-type]
+                    stakes=stakes,
+                    token=form.cleaned_data["token"],
+                )
+            except DOMAIN_ERRORS as error:
+                add_domain_error(form, error)
+    if not form.errors and request.htmx:  # type: ignore[attr-defined]
+        return HttpResponse(status=204)
+    return _answer_mine(request, table, form)
+
+
 def full_clear(request: HttpRequest, table: Table) -> HttpResponse:
     return _simple(request, table, croupier.full_clear)
 
@@ -305,8 +337,9 @@ def _simple(request: HttpRequest, table: Table, action: Any) -> HttpResponse:
 
 
 def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpResponse:
-    """Deal (the stake is committed) or Pass (the bets go back)."""
-    form = DecideForm(request.POST)
+    """Deal (the stake is committed; with the layout the page laid out, when it sends
+    one) or Pass (the bets go back)."""
+    form = LayoutForm(request.POST)
     notices: list[str] = []
     mine = None
     if form.is_valid():
@@ -316,6 +349,7 @@ def full_decide(request: HttpRequest, table: Table, *, deal: bool) -> HttpRespon
                 player=request.user,  # type: ignore[arg-type]
                 deal=deal,
                 token=form.cleaned_data["token"],
+                stakes=form.stakes if deal else None,
             )
         except DOMAIN_ERRORS as error:
             add_domain_error(form, error)
@@ -416,6 +450,12 @@ def _full_table(request: HttpRequest, slug: str) -> Table:
 @require_POST
 def table_sit(request: HttpRequest, slug: str) -> HttpResponse:
     return full_views.full_sit(request, _full_table(request, slug))
+
+
+@login_required
+@require_POST
+def table_layout(request: HttpRequest, slug: str) -> HttpResponse:
+    return full_views.full_layout(request, _full_table(request, slug))
 
 
 @login_required

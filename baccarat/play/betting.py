@@ -279,15 +279,31 @@ def place_layout(*, play: Play, player: User, stakes: Stakes, stack: int) -> Non
     if not stakes:
         raise engine.NoBet()
     round = play.round
+    _check_chips(round, stakes)
+    if play.pk is not None and stakes == stakes_of(play):
+        return
+    _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
+    write_stakes(play=play, stakes=stakes)
+
+
+def _check_chips(round: Round, stakes: Stakes) -> None:
+    """Whole chips of the table, on spots of the round's rules."""
     unit = chip_unit(round.table)
     if any(type(stake) is not int or stake <= 0 or stake % unit for stake in stakes.values()):
         raise RoundError("not_a_chip")
     if any(kind not in round.rules["limits"] for kind in stakes):
         raise engine.UnknownBetKind(next(k for k in stakes if k not in round.rules["limits"]))
-    if play.pk is not None and stakes == stakes_of(play):
-        return
-    _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
-    write_stakes(play=play, stakes=stakes)
+
+
+def layout_set(stakes: Stakes) -> LayoutEdit:
+    """The layout a full table's page laid out (:func:`place_layout` is the single
+    seat's): it replaces the player's bets; empty, it takes them all back."""
+
+    def edit(round: Round, _stakes: Stakes, repeated: bool, last: Stakes) -> Stakes:
+        _check_chips(round, stakes)
+        return dict(stakes)
+
+    return edit
 
 
 def chip_edit(*, kind: str, amount: int | None, take_back: bool) -> LayoutEdit:

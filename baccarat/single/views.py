@@ -25,7 +25,7 @@ from baccarat.board import selectors, statistics
 from baccarat.board.fragments import render_fragment
 from baccarat.errors import RoundError
 from baccarat.forms import (
-    ENGINE_MESSAGES,
+    LAYOUT_REFUSALS,
     BetForm,
     DealForm,
     EmptyForm,
@@ -48,16 +48,6 @@ from wallet.formatting import format_money, money_format
 
 APP_VERSION = "0.1.0"  # keep equal to [project] version in pyproject.toml
 DOMAIN_ERRORS = (engine.EngineError, RoundError, WalletError)
-# What the page's script may refuse of a chip laid out in the browser, in the words the
-# server refuses it with (the page carries them; the DEAL checks it all again).
-LAYOUT_REFUSALS = (
-    ("above_max", RoundError.messages["above_max"]),
-    ("stack_short", RoundError.messages["stack_short"]),
-    ("not_a_chip", RoundError.messages["not_a_chip"]),
-    ("no_previous_bets", RoundError.messages["no_previous_bets"]),
-    ("combination_not_allowed", ENGINE_MESSAGES["combination_not_allowed"]),
-    ("stake_not_commissionable", ENGINE_MESSAGES["stake_not_commissionable"]),
-)
 
 
 def _render_table(

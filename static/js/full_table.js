@@ -87,6 +87,12 @@
     seat.insertBefore(bets, status || null);
   }
 
+  // The player's own chips, laid out on this page: on their seat's boxes at once.
+  document.addEventListener("casino:layout", function (event) {
+    var b = board();
+    if (b && b.dataset.mySeat) drawStakes({ seat: b.dataset.mySeat, stakes: event.detail.stakes });
+  });
+
   function drawDecision(seatNumber, decision) {
     var seat = seatEl(seatNumber);
     if (!seat || seat.classList.contains("free")) return;
@@ -233,6 +239,7 @@
       template.replaceWith(template.content.cloneNode(true));
       var form = b.querySelector("#bet-form");
       if (form && window.htmx) window.htmx.process(form);
+      if (window.casinoLayout) window.casinoLayout.read();
       var stack = document.getElementById("stack");
       var available = document.getElementById("available");
       if (stack && available) available.textContent = stack.textContent;
@@ -254,6 +261,13 @@
     var b = board();
     var mine = b && b.dataset.mySeat && String(data.seat) === b.dataset.mySeat;
     if (data.kind === "bets") {
+      if (mine && window.casinoLayout && window.casinoLayout.active()) {
+        // This page lays its player's chips out: until they decide, what it shows is
+        // newer than what it sent (the event of a layout sent before the last chips).
+        var decided = minePart() && minePart().dataset.myDecision;
+        if (decided || sameStakes(data.stakes)) drawStakes(data);
+        return true;
+      }
       drawStakes(data);
       // This player's own chips: their request's answer draws them. From another tab of
       // theirs, the spots and the status bar here need the board.

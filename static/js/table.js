@@ -122,12 +122,14 @@
     chooseSpot(kinds[Math.max(0, Math.min(kinds.length - 1, index + direction))]);
   }
 
-  // The single-player table's layout (data-local-layout) is laid out here, as at a
-  // casino's own tables: a chip, −, a right-click, Clear and Same bet change it at once,
-  // checked as the server checks a chip, in the server's words (#layout-refusals), and
-  // DEAL sends it whole (its hidden fields, which the server checks all again), so a
-  // round is one request. Without the script each chip is a POST of its own. A full
-  // table's bets are the server's: every seat sees them.
+  // The player's layout (data-local-layout) is laid out here, as at a casino's own
+  // tables: a chip, −, a right-click, Clear and Same bet change it at once, checked as the
+  // server checks a chip, in the server's words (#layout-refusals), and DEAL sends it
+  // whole (its hidden fields, which the server checks all again), so a round is one
+  // request. Without the script each chip is a POST of its own. At a full table
+  // (data-layout-url) every seat sees the bets: the layout also goes to the server once
+  // the player's chips pause (LAYOUT_PAUSE_MS), and Same bet is the server's (it knows
+  // the player's last round there; the board carries no data-last).
   var layout = { stakes: {}, dirty: false, carried: false };
   var moneyFormat = null;
   function localLayout() {
@@ -298,7 +300,60 @@
     if (refused) { refuse(refused); return; }
     layout = { stakes: clean, dirty: true, carried: false };
     drawLayout(false);
+    laidOut();
   }
+
+  // A full table: the layout goes to the server once the chips pause, unless DEAL, Pass
+  // or Same bet (which send or replace it) come first. Taken, the answer is empty (204);
+  // refused, it is the player's part of the board as the server holds it, with why,
+  // drawn only if the layout is still the one sent and betting still open.
+  var LAYOUT_PAUSE_MS = 400;
+  var sendTimer = null;
+  var sends = 0; // layouts sent; the answer to an older one is not drawn
+  function laidOut() {
+    var t = table();
+    document.dispatchEvent(new CustomEvent("casino:layout", { detail: { stakes: layout.stakes } }));
+    if (!t || !t.dataset.layoutUrl) return;
+    clearTimeout(sendTimer);
+    sendTimer = setTimeout(sendLayout, LAYOUT_PAUSE_MS);
+  }
+  function sendLayout() {
+    var t = table();
+    var b = board();
+    if (!t || !b || b.dataset.phase !== "betting" || !localLayout() || !window.htmx) return;
+    var values = { layout: "on", token: pressKey() };
+    Object.keys(layout.stakes).forEach(function (kind) { values["stake_" + kind] = String(layout.stakes[kind]); });
+    sends += 1;
+    var sent = sends;
+    window.htmx.ajax("POST", t.dataset.layoutUrl, {
+      source: b, target: "#board-mine", swap: "outerHTML", values: values,
+      headers: { "X-Layout-Send": String(sent) }
+    });
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var sent = config && config.headers && config.headers["X-Layout-Send"];
+    if (!sent) return;
+    var b = board();
+    if (Number(sent) !== sends || !b || b.dataset.phase !== "betting") event.detail.shouldSwap = false;
+  });
+  // The player's own Deal, Pass or Same bet: a layout not sent yet is not sent after it.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest("#table-controls")) {
+      clearTimeout(sendTimer);
+      sends += 1;
+      // Same bet replaces the layout with the server's: its answer's spots are drawn.
+      if (elt.querySelector && elt.querySelector("#btn-rebet")) layout.dirty = false;
+    }
+  });
+  // What the full table's script asks: whether this page lays the player's chips out (its
+  // own seat's chips are then the page's, not an event's), and to read the spots the
+  // page drew for a new round.
+  window.casinoLayout = {
+    active: function () { return localLayout(); },
+    read: function () { if (localLayout()) readLayout(); }
+  };
   function addLocal(kind, amount) {
     if (!amount || !spot(kind)) return;
     var placed = Object.assign({}, layout.stakes);
@@ -339,7 +394,7 @@
       takeBackLocal(button.value, chosenChip());
     } else if (button.id === "btn-clear") {
       layOut({});
-    } else if (button.id === "btn-rebet") {
+    } else if (button.id === "btn-rebet" && board().hasAttribute("data-last")) {
       rebetLocal();
     } else {
       return;
@@ -543,10 +598,26 @@
       markChosen();
       reveal();
     }
+    // A full table's answer to the player's own action brings their spots and buttons
+    // alone: the chips laid out here stay on the spots (a refused DEAL), or the spots
+    // are the server's (after a DEAL or Same bet taken); DEAL's form carries the layout.
+    var spots = document.getElementById("my-spots");
+    if (spots && spots !== shownSpots) {
+      shownSpots = spots;
+      if (localLayout() && b && !b.hasAttribute("data-dealing")) {
+        if (layout.dirty && spots.querySelector(".spot")) drawLayout(true);
+        else readLayout();
+      }
+    }
     var controls = document.getElementById("table-controls");
-    if (controls && controls !== shownControls) { shownControls = controls; restoreChip(); }
+    if (controls && controls !== shownControls) {
+      shownControls = controls;
+      restoreChip();
+      if (localLayout()) writeDealForm();
+    }
   });
   var shownControls = null;
+  var shownSpots = null;
   document.addEventListener("htmx:beforeRequest", function () {
     var announcer = document.getElementById("announcer");
     if (announcer) announcer.textContent = "";
@@ -580,6 +651,7 @@
   function start() {
     shownBoard = board();
     shownControls = document.getElementById("table-controls");
+    shownSpots = document.getElementById("my-spots");
     if (localLayout()) readLayout();
     restoreChip();
     markChosen();

@@ -340,3 +340,40 @@ def test_a_stream_answered_with_an_error_is_opened_again(pages) -> None:
     expect(page.locator(".seats .seat[data-seat='4']")).not_to_have_class(re.compile(r"\bfree\b"))
     expect(page.locator(".seats .seat[data-seat='4']")).to_contain_text("newcomer")
     assert page.evaluate("window.tableEvents.reconnects") >= 2
+
+
+def test_chips_are_laid_out_on_the_page_and_sent_once_they_pause(pages) -> None:
+    """A player's chips are the page's until they pause (then every seat sees them, the
+    player's own seat at once) or until Deal, which carries them: a round of quick chips
+    is one request. A chip the table refuses is refused on the page, as the server would."""
+    salon(betting_seconds=30, max_banker=2000)
+    alice, a = pages("alice")
+    _bob, b = pages("bob")
+    sit(a, 1)
+    sit(b, 2)
+    decline_the_cut(a, b)
+    round = betting(a, b)
+    posted: list[str] = []
+    a.on("request", lambda r: posted.append(r.url.split("/")[-2]) if r.method == "POST" else None)
+    a.locator("#chip-rack label.chip-2").click()  # 5.00
+    a.locator(".spot-banker .spot-add").click()
+    expect(a.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("€5.00")  # at once
+    expect(b.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("€5.00")  # after a pause
+    assert posted == ["layout"]
+    assert {bet.kind: bet.stake for bet in round.plays.get(player=alice).bets.all()} == {
+        "banker": 500
+    }
+    # Quick chips, one above the maximum (refused on the page, in the server's words), Deal.
+    posted.clear()
+    for _ in range(4):
+        a.locator(".spot-banker .spot-add").click()
+    expect(a.locator("#board .form-errors")).to_contain_text("above the table maximum")
+    expect(a.locator(".spot-banker .spot-stake .amount")).to_contain_text("€20.00")
+    a.locator("#btn-deal").click()
+    expect(a.locator("#board-mine[data-my-decision='deal']")).to_have_count(1)
+    settled(a)
+    assert posted == ["deal"]
+    play = round.plays.get(player=alice)
+    assert play.decision == "deal" and play.stake_total == 2000
+    expect(b.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("€20.00")
+    expect(b.locator(".seat[data-seat='1']")).to_have_class("seat decided-deal")

@@ -138,3 +138,41 @@ def test_four_sits_with_one_token_at_once_bring_the_chips_once(salon: Table, rac
     assert Seat.objects.get(table=salon, player=player).number == 2
     assert Transaction.objects.filter(reference="sit:x:y:t1").count() == 1
     assert audit_violations() == []
+
+
+def test_layouts_sent_on_a_pause_and_deals_with_the_next_ones_at_once(
+    salon: Table, racers: Any
+) -> None:
+    """Each page sends its layout on a pause and, a moment later, Deal with the chips laid
+    out since: whichever the table's lock takes first, Deal plays its own layout, once."""
+    players = []
+    for i in range(4):
+        player = make_player(f"quick{i}")
+        seats.seat_take(table=salon, player=player, number=i + 1, buy_in=50_00, reference=f"q{i}")
+        players.append(player)
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(salon)
+    assert round is not None
+    calls = []
+    for player in players:
+        calls.append(
+            lambda p=player: croupier.full_layout(
+                table=salon, player=p, stakes={"banker": 500}, token=f"l{p.pk}"
+            )
+        )
+        calls.append(
+            lambda p=player: croupier.full_decide(
+                table=salon, player=p, deal=True, token=f"d{p.pk}", stakes={"banker": 1500}
+            )
+        )
+    results = racers.run(calls)
+    assert not [r for r in results[1::2] if isinstance(r, Exception)], results
+    for player in players:
+        play = Play.objects.get(round=round, player=player)
+        assert play.decision == Play.Decision.DEAL and play.stake_total == 1500
+        assert dict(play.bets.values_list("kind", "stake")) == {"banker": 1500}
+    stakes = Transaction.objects.filter(round=round, kind=Transaction.Kind.STAKE)
+    assert stakes.count() == 4
+    assert audit_violations() == []

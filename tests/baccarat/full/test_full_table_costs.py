@@ -133,6 +133,11 @@ APART = 0 if connection.vendor == "postgresql" else 5
 FULL_BET_BUDGET = 12 + SESSION_READ
 FULL_DEAL_BUDGET = 15 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
 DEALING_STEP_BUDGET = 26 + LEDGER_EXTRA + APART  # the settlement
+# Deal with the layout the page laid out (its chips, one request): a Deal 15, and the play
+# created with its bets and the seat's chips told (the "bets" event), 3; on PostgreSQL 18.
+# The chips the page sent on a pause cost as many as one chip, and one more as the round's
+# first change (its play).
+FULL_LAYOUT_DEAL_BUDGET = 18 + LEDGER_EXTRA + SESSION_READ
 
 
 @pytest.mark.django_db(transaction=True)
@@ -154,7 +159,14 @@ def test_full_table_requests_stay_within_their_budgets(salon: Table, monkeypatch
         client.force_login(player)
         clients.append(client)
     base = reverse("baccarat:table", args=[salon.slug])
-    counts: dict[str, list[int]] = {"bet": [], "deal": [], "last deal": [], "dealing": []}
+    counts: dict[str, list[int]] = {
+        "bet": [],
+        "deal": [],
+        "last deal": [],
+        "dealing": [],
+        "deal with the layout": [],
+        "layout": [],
+    }
 
     def post(name: str, client: Any, action: str, data: dict[str, Any]) -> None:
         with CaptureQueriesContext(connection) as queries:
@@ -162,15 +174,23 @@ def test_full_table_requests_stay_within_their_budgets(salon: Table, monkeypatch
         counts[name].append(len(queries))
 
     ready(salon)
-    for _round in range(4):
+    layout = {"layout": "on", "stake_banker": 1000}
+    for number in range(6):
         round = croupier.open_round(salon)
         assert round is not None
-        for client in clients:
-            client.post(base + "bet/", {"kind": "banker", "amount": 500}, **HTMX)
-            post("bet", client, "bet/", {"kind": "banker", "amount": 500})
-        for client in clients[:-1]:
-            post("deal", client, "deal/", {})
-        post("last deal", clients[-1], "deal/", {})
+        if number % 2:  # as the page plays: its chips with Deal (one sent on a pause)
+            with CaptureQueriesContext(connection) as queries:
+                assert clients[0].post(base + "layout/", layout, **HTMX).status_code == 204
+            counts["layout"].append(len(queries))
+            for client in clients:
+                post("deal with the layout", client, "deal/", layout)
+        else:  # as without the script: a chip at a time
+            for client in clients:
+                client.post(base + "bet/", {"kind": "banker", "amount": 500}, **HTMX)
+                post("bet", client, "bet/", {"kind": "banker", "amount": 500})
+            for client in clients[:-1]:
+                post("deal", client, "deal/", {})
+            post("last deal", clients[-1], "deal/", {})
         assert Round.objects.get(pk=round.pk).state == Round.State.BETTING
         with CaptureQueriesContext(connection) as queries:
             croupier.table_tick(table_id=salon.pk)  # the worker's task, sent for now
@@ -186,6 +206,8 @@ def test_full_table_requests_stay_within_their_budgets(salon: Table, monkeypatch
     assert most["deal"] <= FULL_DEAL_BUDGET, most
     assert most["last deal"] <= FULL_DEAL_BUDGET, most  # as light as any other Deal
     assert most["dealing"] <= DEALING_STEP_BUDGET, most
+    assert most["layout"] <= FULL_BET_BUDGET + 1, most  # + the play: the round's first change
+    assert most["deal with the layout"] <= FULL_LAYOUT_DEAL_BUDGET, most
 
 
 # A board refresh (what every browser at the table fetches on each live event): the
