@@ -406,7 +406,17 @@ SPOT_KEYS = {"player": 1, "banker": 2, "tie": 3, "player_pair": 4, "banker_pair"
 
 def layout_spots(state: TableState, *, just_dealt: bool) -> list[SpotView]:
     """The table's spots in felt order, each with its stake and, after a deal, its result."""
-    table = state.table
+    dealt: dict[str, Bet] = {}
+    if just_dealt and state.last is not None:
+        dealt = {bet.kind: bet for bet in state.last.bets.all()}
+    return table_spots(state.table, state.stakes, dealt)
+
+
+def table_spots(
+    table: Table, stakes: dict[str, int], dealt: dict[str, Bet] | None = None
+) -> list[SpotView]:
+    """A table's spots in felt order with ``stakes`` on them and what became of the
+    ``dealt`` bets (a round just dealt), with what the page checks a chip against."""
     labels = dict(Bet.Kind.choices)
     odds = {
         "player": "1:1",
@@ -418,9 +428,7 @@ def layout_spots(state: TableState, *, just_dealt: bool) -> list[SpotView]:
     limits = table.limits()
     commission = table.commission == Table.Commission.FIVE_PERCENT
     step = COMMISSION_STAKE_STEP if commission else 0
-    dealt: dict[str, Bet] = {}
-    if just_dealt and state.last is not None:
-        dealt = {bet.kind: bet for bet in state.last.bets.all()}
+    dealt = dealt or {}
     spots = []
     for kind in SPOT_ORDER:
         if kind not in limits:
@@ -437,7 +445,7 @@ def layout_spots(state: TableState, *, just_dealt: bool) -> list[SpotView]:
                 label=str(labels[kind]),
                 key=SPOT_KEYS[kind],
                 odds=odds[kind],
-                stake=state.stakes.get(kind, 0),
+                stake=stakes.get(kind, 0),
                 result=result,
                 paid=bet.payout if bet is not None else 0,
                 maximum=limits[kind][1],

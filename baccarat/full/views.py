@@ -26,7 +26,6 @@ from baccarat import engine
 from baccarat.board import card_names, selectors
 from baccarat.board.fragments import render_fragment
 from baccarat.board.statistics import results_context
-from baccarat.engine.bets import COMMISSION_STAKE_STEP
 from baccarat.errors import RoundError
 from baccarat.forms import (
     LAYOUT_REFUSALS,
@@ -42,7 +41,7 @@ from baccarat.forms import (
 from baccarat.full import chat, croupier, seats
 from baccarat.full import state as full_state
 from baccarat.full import views as full_views
-from baccarat.models import Bet, Table
+from baccarat.models import Table
 from baccarat.rules.rule_sets import chip_unit
 from wallet import protection
 from wallet.errors import WalletError
@@ -186,30 +185,7 @@ def _empty_note(state: full_state.FullTableState) -> str:
 def _spots(state: full_state.FullTableState, *, empty: bool = False) -> list[selectors.SpotView]:
     """The viewer's layout: their bets this round (none with ``empty``), on the table's
     spots."""
-    table = state.table
-    labels = dict(Bet.Kind.choices)
-    odds = {
-        "player": "1:1",
-        "banker": "1:1 −5%" if table.commission == Table.Commission.FIVE_PERCENT else "1:1",
-        "tie": f"{table.tie_pays}:1",
-        "player_pair": "11:1",
-        "banker_pair": "11:1",
-    }
-    limits = table.limits()
-    step = COMMISSION_STAKE_STEP if table.commission == Table.Commission.FIVE_PERCENT else 0
-    return [
-        selectors.SpotView(
-            kind=kind,
-            label=str(labels[kind]),
-            key=selectors.SPOT_KEYS[kind],
-            odds=odds[kind],
-            stake=0 if empty else state.stakes.get(kind, 0),
-            maximum=limits[kind][1],  # what the page checks a chip against
-            step=step if kind == "banker" else 0,
-        )
-        for kind in selectors.SPOT_ORDER
-        if kind in limits
-    ]
+    return selectors.table_spots(state.table, {} if empty else state.stakes)
 
 
 def render_mine(
