@@ -393,11 +393,12 @@ def _decide(
             betting.write_stakes(play=play, stakes={})
             play.decision = Play.Decision.PASS
             play.save(update_fields=["decision", "deal_token"])
-        if raised or laid_out:  # every page shows the stakes as they are played
-            event_write(
-                table, "bets", round=round.pk, seat=seat.number, stakes=betting.stakes_of(play)
-            )
-        event_write(table, "decision", round=round.pk, seat=seat.number, decision=play.decision)
+        # Stakes the Deal changed (its layout, or raised to the minimum) come with it:
+        # every page shows them as they are played, in one event.
+        told = {"stakes": betting.stakes_of(play)} if raised or laid_out else {}
+        event_write(
+            table, "decision", round=round.pk, seat=seat.number, decision=play.decision, **told
+        )
         seats = db.table_seats(table_id=table.pk)  # written out: read on every decision
         if _all_decided(round, _in_round(round, seats)):
             # Betting is over before its deadline: the tick closes it and deals now. (While

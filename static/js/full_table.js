@@ -1,5 +1,6 @@
 // The full table, live: the events of the table arrive as Server-Sent Events. An event
-// that carries its whole change (a seat's chips, its Deal or Pass, a player sitting down
+// that carries its whole change (a seat's chips, its Deal or Pass with the stakes it plays
+// when it changed them, a player sitting down
 // or leaving, a new round's opening, the end of betting) is drawn from the event alone;
 // for what an event cannot carry (a coup's cards and statistics, a new shoe, a void, a
 // gap in the event numbers) the page fetches its own board (in its language, with its
@@ -274,6 +275,7 @@
       return !(mine && !ownRequests && !sameStakes(data.stakes));
     }
     if (data.kind === "decision") {
+      if (data.stakes) drawStakes(data); // the stakes as the Deal plays them
       drawDecision(data.seat, data.decision);
       var part = minePart();
       return !(mine && !ownRequests && (!part || part.dataset.myDecision !== data.decision));

@@ -207,18 +207,18 @@ def test_a_stake_below_the_minimum_is_raised_at_deal(salon: Table) -> None:
     assert play.stake_total == 500
 
 
-def test_stakes_raised_at_deal_reach_every_page_before_the_decision(salon: Table) -> None:
+def test_stakes_raised_at_deal_reach_every_page_with_the_decision(salon: Table) -> None:
     anna = sit(salon, "anna", 1)
     sit(salon, "ben", 2)
     round = ready(salon)
     croupier.full_bet(table=salon, player=anna, kind="player", amount=100, take_back=False)
     croupier.full_bet(table=salon, player=anna, kind="tie", amount=500, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True)
-    last = list(TableEvent.objects.filter(table=salon).order_by("-seq")[:2])[::-1]
-    assert [(e.kind, e.data) for e in last] == [
-        ("bets", {"round": round.pk, "seat": 1, "stakes": {"player": 500, "tie": 500}}),
-        ("decision", {"round": round.pk, "seat": 1, "decision": "deal"}),
-    ]
+    last = TableEvent.objects.filter(table=salon).order_by("-seq").first()
+    assert (last.kind, last.data) == (
+        "decision",
+        {"round": round.pk, "seat": 1, "decision": "deal", "stakes": {"player": 500, "tie": 500}},
+    )
     # Nothing raised: the decision alone.
     ben = Seat.objects.get(number=2).player
     croupier.full_bet(table=salon, player=ben, kind="banker", amount=500, take_back=False)

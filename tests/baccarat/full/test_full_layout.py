@@ -120,16 +120,25 @@ def test_deal_with_the_layout_plays_it_in_one_request(salon: Table) -> None:
     assert decided.mine is not None and decided.mine.stack == 100_00 - 2500
     stake = Transaction.objects.get(round=round, kind=Transaction.Kind.STAKE)
     assert stake.reference == f"stake:{round.pk}:{anna.pk}"
-    kinds = [
-        (event.kind, event.data.get("stakes") or event.data.get("decision"))
-        for event in events_after(salon, seq)
+    told = [(event.kind, event.data) for event in events_after(salon, seq)]
+    # One event for every page: the decision, with the stakes it plays.
+    assert told == [
+        (
+            "decision",
+            {
+                "round": round.pk,
+                "seat": 1,
+                "decision": "deal",
+                "stakes": {"banker": 2000, "tie": 500},
+            },
+        )
     ]
-    assert kinds == [("bets", {"banker": 2000, "tie": 500}), ("decision", "deal")]
-    # The same layout as the server holds already is told once only: as the decision.
+    # The same layout as the server holds already: the decision alone.
     croupier.full_layout(table=salon, player=ben, stakes={"player": 500}, token="b1")
     seq = seq_of(salon)
     croupier.full_decide(table=salon, player=ben, deal=True, token="d2", stakes={"player": 500})
-    assert [event.kind for event in events_after(salon, seq)] == ["decision"]
+    [decision] = events_after(salon, seq)
+    assert decision.kind == "decision" and "stakes" not in decision.data
 
 
 def test_deal_with_a_layout_below_the_minimum_raises_it_and_tells_it(salon: Table) -> None:
@@ -140,8 +149,8 @@ def test_deal_with_a_layout_below_the_minimum_raises_it_and_tells_it(salon: Tabl
     )
     assert decided.raised == ["banker"]
     assert stakes_of(round, anna) == {"banker": 500}  # the salon's minimum
-    bets = [event.data["stakes"] for event in events_after(salon, 0) if event.kind == "bets"]
-    assert bets[-1] == {"banker": 500}
+    decision = events_after(salon, 0)[-1]
+    assert decision.kind == "decision" and decision.data["stakes"] == {"banker": 500}
 
 
 @pytest.mark.parametrize(

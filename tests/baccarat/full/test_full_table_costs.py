@@ -133,8 +133,8 @@ APART = 0 if connection.vendor == "postgresql" else 5
 FULL_BET_BUDGET = 12 + SESSION_READ
 FULL_DEAL_BUDGET = 15 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
 DEALING_STEP_BUDGET = 26 + LEDGER_EXTRA + APART  # the settlement
-# Deal with the layout the page laid out (its chips, one request): a Deal 15, and the play
-# created with its bets and the seat's chips told (the "bets" event), 3; on PostgreSQL 18.
+# Deal with the layout the page laid out (its chips, one request): a Deal 15, the play
+# created, its bets written (delete and insert), 3; on PostgreSQL 18.
 # The chips the page sent on a pause cost as many as one chip, and one more as the round's
 # first change (its play).
 FULL_LAYOUT_DEAL_BUDGET = 18 + LEDGER_EXTRA + SESSION_READ
