@@ -30,6 +30,24 @@ def salon(db: None) -> Table:
     )
 
 
+def seated_round(salon: Table, count: int, name: str) -> tuple[list[Any], Round]:
+    """``count`` players seated in seats 1, 2, ..., the shoe cut by the croupier, a round
+    taking bets."""
+    players = []
+    for i in range(count):
+        player = make_player(f"{name}{i}")
+        seats.seat_take(
+            table=salon, player=player, number=i + 1, buy_in=50_00, reference=f"{name}{i}"
+        )
+        players.append(player)
+    croupier.table_tick(table_id=salon.pk)
+    shoe = Shoe.objects.get(table=salon, is_finished=False)
+    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
+    round = croupier.open_round(salon)
+    assert round is not None
+    return players, round
+
+
 def test_eight_players_sitting_on_one_seat_get_eight_seats(salon: Table, racers: Any) -> None:
     players = [make_player(f"sitter{i}") for i in range(8)]
     results = racers.run(
@@ -50,16 +68,7 @@ def test_eight_players_sitting_on_one_seat_get_eight_seats(salon: Table, racers:
 
 
 def test_eight_deal_presses_and_four_ticks_at_once_make_one_deal(salon: Table, racers: Any) -> None:
-    players = []
-    for i in range(8):
-        player = make_player(f"dealer{i}")
-        seats.seat_take(table=salon, player=player, number=i + 1, buy_in=50_00, reference=f"s{i}")
-        players.append(player)
-    croupier.table_tick(table_id=salon.pk)
-    shoe = Shoe.objects.get(table=salon, is_finished=False)
-    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
-    round = croupier.open_round(salon)
-    assert round is not None
+    players, round = seated_round(salon, 8, "dealer")
     for player in players:
         croupier.full_bet(table=salon, player=player, kind="banker", amount=500, take_back=False)
     results = racers.run(
@@ -145,16 +154,7 @@ def test_layouts_sent_on_a_pause_and_deals_with_the_next_ones_at_once(
 ) -> None:
     """Each page sends its layout on a pause and, a moment later, Deal with the chips laid
     out since: whichever the table's lock takes first, Deal plays its own layout, once."""
-    players = []
-    for i in range(4):
-        player = make_player(f"quick{i}")
-        seats.seat_take(table=salon, player=player, number=i + 1, buy_in=50_00, reference=f"q{i}")
-        players.append(player)
-    croupier.table_tick(table_id=salon.pk)
-    shoe = Shoe.objects.get(table=salon, is_finished=False)
-    croupier.table_tick(table_id=salon.pk, now=shoe.cut_offer_until + timedelta(seconds=1))
-    round = croupier.open_round(salon)
-    assert round is not None
+    players, round = seated_round(salon, 4, "quick")
     calls = []
     for player in players:
         calls.append(
