@@ -284,6 +284,8 @@
     var stack = Number(b.dataset.stack || 0);
     var stakeShown = document.getElementById("total-stake");
     if (stakeShown) stakeShown.textContent = money(total);
+    // A full table draws them on the player's seat too (static/js/full_table.js).
+    document.dispatchEvent(new CustomEvent("casino:layout", { detail: { stakes: layout.stakes } }));
     var available = document.getElementById("available");
     if (available) {
       available.textContent = "";
@@ -312,7 +314,6 @@
   var sends = 0; // layouts sent; the answer to an older one is not drawn
   function laidOut() {
     var t = table();
-    document.dispatchEvent(new CustomEvent("casino:layout", { detail: { stakes: layout.stakes } }));
     if (!t || !t.dataset.layoutUrl) return;
     clearTimeout(sendTimer);
     sendTimer = setTimeout(sendLayout, LAYOUT_PAUSE_MS);
