@@ -1,7 +1,10 @@
 """The full table in the browser (seeds 000/001): seats, bets, Deal or Pass, the cut.
 
-A seated player's chip, Deal or Pass is answered (HTMX) with their own part of the board,
-every other action with the whole board (a redirect without JavaScript). Every browser at
+The page lays a seated player's chips out itself and sends them when they pause (the
+layout, answered with nothing when taken) and with Deal. A seated player's Deal, Pass,
+Same bet, refused layout or chip (one POST each without JavaScript) is answered (HTMX)
+with their own part of the board, every other action with the whole board (a redirect
+without JavaScript). Every browser at
 the table, the actor's too, learns of a change from the live events
 (:mod:`baccarat.full.live`): it draws what an event carries and fetches its own board,
 in its own language and with its own stack, for the rest.
