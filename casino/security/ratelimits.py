@@ -92,6 +92,7 @@ COUNTED = {
         f"baccarat:{action}": TABLE
         for action in (
             "table_bet",
+            "table_layout",
             "table_clear",
             "table_rebet",
             "table_deal",

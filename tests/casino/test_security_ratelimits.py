@@ -188,3 +188,18 @@ def test_a_malformed_rate_is_refused_at_start(tmp_path):
     )
     assert result.returncode != 0
     assert "A rate limit must look like 30/15m" in result.stderr
+
+
+def test_every_action_at_a_table_counts():
+    """Each POST that changes something at a table counts against the player's limit (a
+    new one must be named in COUNTED); the reality check's answer does not: it only lets
+    the player go on or leave, and a limit must never hold them in its dialog."""
+    from casino.security.ratelimits import COUNTED
+    from tests.test_access_matrix import MATRIX, POST_ONLY
+
+    actions = {
+        name
+        for name, (_args, rule) in MATRIX.items()
+        if rule is POST_ONLY and name.startswith("baccarat:table_")
+    }
+    assert actions - set(COUNTED) == {"baccarat:table_reality_check"}
