@@ -7,6 +7,7 @@ stack) and plays exactly them, or refuses in words and changes nothing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from django.utils import translation
 from baccarat.errors import RoundError
 from baccarat.models import Bet, Play, Round, Table
 from baccarat.play import betting
+from tests.baccarat.conftest import practice_for
 from wallet import services as wallet
 from wallet.models import Transaction
 
@@ -171,6 +173,18 @@ def test_the_page_gives_its_script_what_it_checks_a_chip_against(
     assert f'data-max="{table.max_player}"'.encode() in page
     assert b'data-step="20"' in page  # Banker, with the 5% commission
     assert b'data-stack="10000"' in page and b"data-exclusive" in page
+    refusals = re.search(rb'<template id="layout-refusals">(.*?)</template>', page, re.S)
+    assert refusals and b'href="#buy-in"' in refusals.group(1)  # a short stack: rebuy
+
+
+def test_a_practice_tables_refusals_offer_no_rebuy(client: Any, seated: Any) -> None:
+    """Practice chips are issued once: a short stack there has no rebuy to offer."""
+    session = practice_for(seated)
+    client.force_login(seated)
+    page = client.get(reverse("baccarat:table", args=[session.table.slug])).content
+    refusals = re.search(rb'<template id="layout-refusals">(.*?)</template>', page, re.S)
+    assert refusals and b'data-code="stack_short"' in refusals.group(1)
+    assert b"#buy-in" not in refusals.group(1)
 
 
 def test_exit_asks_about_the_chips_the_page_has_laid_out(
