@@ -26,7 +26,7 @@ BET_KINDS = [
 AUDITED_FIELDS = [
     field.name
     for field in Table._meta.concrete_fields
-    if field.name not in {"id", "created_at", "updated_at", "owner", "event_seq"}
+    if field.editable and field.name not in {"id", "created_at", "updated_at", "owner"}
 ]
 
 

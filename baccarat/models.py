@@ -75,6 +75,10 @@ class Table(models.Model):
     )
     # Full tables: the last event's number (a gap-free sequence per table, see TableEvent).
     event_seq = models.BigIntegerField(default=0, editable=False)
+    # Full tables: the moment the croupier's timer was last sent for (its Celery task with
+    # an ETA). A tick that finds that moment due next sends nothing more: one task is on
+    # its way for it (baccarat.full.croupier.table_tick).
+    tick_due = models.DateTimeField(null=True, blank=True, editable=False)
     is_active = models.BooleanField(_("open"), default=True)
     sort_order = models.PositiveSmallIntegerField(_("order in the lobby"), default=0)
     owner = models.ForeignKey(

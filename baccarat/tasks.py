@@ -9,6 +9,7 @@ and safe to run twice. A task whose process died under it is run again after
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from celery import shared_task
@@ -32,11 +33,12 @@ def recover_rounds() -> int:
 
 
 @shared_task(**TASK_OPTIONS)
-def table_tick(table_id: int) -> None:
-    """Do what is due at a full table (its timer): close betting, open the next round."""
+def table_tick(table_id: int, at: str | None = None) -> None:
+    """Do what is due at a full table (its timer): close betting, open the next round.
+    ``at``: the moment the tick was sent for (ISO 8601)."""
     from baccarat.full.croupier import table_tick as tick
 
-    tick(table_id=table_id)
+    tick(table_id=table_id, sent_for=datetime.fromisoformat(at) if at else None)
 
 
 @shared_task(**TASK_OPTIONS)

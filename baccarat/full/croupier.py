@@ -77,11 +77,18 @@ def _in_round(round: Round, seats: list[Seat]) -> list[Seat]:
 # The tick ---------------------------------------------------------------------------
 
 
-def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None:
+def table_tick(
+    *, table_id: int, now: datetime | None = None, sent_for: datetime | None = None
+) -> datetime | None:
     """Do whatever is due at a full table; returns when something is due next.
 
     Idempotent and safe from any process: the table's row lock orders it with every
     other change at the table.
+
+    The next tick is sent for the moment something is due next, unless one is on its way
+    for that moment already (:func:`_plan_tick`): ``sent_for`` is the moment this tick
+    was sent for (the task's ETA), ``None`` for a tick nobody planned (the sweep's, a
+    Deal's or a cut's at once, the first player's sitting down).
 
     A tick that finds the round's betting deadline passed counts one attempt on the
     round, committed before it tries (a tick that kills its process still counts). When
@@ -99,8 +106,7 @@ def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None
             if table.kind != Table.Kind.FULL:
                 return None
             due = _tick(table, now)
-            if due is not None:
-                schedule_tick(table.pk, due)
+            _plan_tick(table, due, sent_for)
     except Exception as error:
         if overdue is not None:
             line = f"tick attempt {overdue[1]} failed at {timezone.now().isoformat()}: {error!r}"
@@ -109,6 +115,26 @@ def table_tick(*, table_id: int, now: datetime | None = None) -> datetime | None
             )
         raise
     return due
+
+
+def _plan_tick(table: Table, due: datetime | None, sent_for: datetime | None) -> None:
+    """Send the tick for ``due`` unless one is on its way for that moment already.
+
+    ``Table.tick_due`` holds the moment the last tick was sent for; the tick sent for it
+    takes it over when it runs. Without it every unplanned tick (a Deal's, the sweep's
+    every few seconds) would start a chain of its own, each sending the next, and a table
+    would be ticked a score of times a round. A tick whose task got lost leaves its moment
+    here: the sweep's next pass after it does what was due and sends the next one.
+    """
+    if not settings.CASINO_TABLE_TICKS:
+        return
+    planned = None if sent_for is not None and sent_for == table.tick_due else table.tick_due
+    if due is not None and due != planned:
+        schedule_tick(table.pk, due)
+        planned = due
+    if planned != table.tick_due:
+        Table.objects.filter(pk=table.pk).update(tick_due=planned)
+        table.tick_due = planned
 
 
 def _count_overdue_attempt(table_id: int, now: datetime) -> tuple[int, int] | None:
@@ -680,7 +706,9 @@ def schedule_tick(table_id: int, at: datetime) -> None:
         # due now goes without an ETA, straight to the next free worker.
         later = {"eta": at} if at > timezone.now() else {}
         try:
-            current_app.send_task(TICK_TASK, args=(table_id,), **later)
+            current_app.send_task(
+                TICK_TASK, args=(table_id,), kwargs={"at": at.isoformat()}, **later
+            )
         except Exception:  # the recovery sweep ticks every table anyway
             _broker_failed_until[0] = time.monotonic() + settings.REDIS_RETRY_SECONDS
             logger.warning("could not schedule the tick of table %s", table_id, exc_info=True)

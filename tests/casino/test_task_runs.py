@@ -34,3 +34,22 @@ def test_a_task_dropped_after_its_last_run_is_logged_as_an_error(caplog: Any) ->
     [record] = caplog.records
     assert record.levelno == logging.ERROR
     assert record.getMessage().startswith("task baccarat.tasks.table_tick[t-1] dropped")
+
+
+def test_a_worker_keeps_its_database_connections_between_tasks(
+    settings: Any, monkeypatch: Any
+) -> None:
+    """A connection of its own (not pooled, not kept by the settings) is kept for
+    ``CASINO_WORKER_CONN_MAX_AGE`` seconds once the worker starts; one kept already or
+    pooled is left as it is."""
+    databases = {
+        "own": {"CONN_MAX_AGE": 0, "OPTIONS": {}},
+        "pooled": {"CONN_MAX_AGE": 0, "OPTIONS": {"pool": {"max_size": 4}}},
+        "kept": {"CONN_MAX_AGE": 30},
+    }
+    monkeypatch.setattr(settings._wrapped, "DATABASES", databases)
+    assert celery._worker_keeps_connections in [
+        receiver() for _key, receiver in celery.signals.worker_init.receivers
+    ]
+    celery._worker_keeps_connections()
+    assert [db["CONN_MAX_AGE"] for db in databases.values()] == [600, 0, 30]

@@ -3,7 +3,7 @@ timer, and the events that tell every browser what happened."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -134,13 +134,65 @@ def test_the_last_decision_sends_the_croupiers_step_for_now_and_deals_nothing(
     assert sent == []  # ben still decides: the tick at the deadline is on its way already
     with django_capture_on_commit_callbacks(execute=True):
         assert croupier.full_decide(table=salon, player=ben, deal=True).last is True
-    assert sent == [("baccarat.tasks.table_tick", (salon.pk,), {})]
+    [(name, args, options)] = sent
+    assert (name, args, list(options)) == ("baccarat.tasks.table_tick", (salon.pk,), ["kwargs"])
+    assert abs(datetime.fromisoformat(options["kwargs"]["at"]) - timezone.now()) < timedelta(
+        seconds=5
+    )
     round.refresh_from_db()
     assert round.state == Round.State.BETTING and kinds(salon)[-1] == "decision"
     croupier.table_tick(table_id=salon.pk)  # what the worker runs
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED
     assert audit_violations() == []
+
+
+def test_one_tick_is_on_its_way_for_each_moment_however_often_the_table_is_ticked(
+    salon: Table, settings: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Unplanned ticks (the sweep's, a Deal's) send the next one only for a moment no tick
+    is on its way for; the tick sent for a moment takes it over, early or late, and a
+    tick that got lost is made up by the next tick after its moment."""
+    Table.objects.filter(pk=salon.pk).update(cycle_seconds=60)  # the pause outlasts betting
+    anna = sit(salon, "anna", 1)
+    round = ready(salon)
+    settings.CASINO_TABLE_TICKS = True
+    sent: list[datetime] = []
+    monkeypatch.setattr(
+        croupier.current_app,
+        "send_task",
+        lambda name, args=(), kwargs=None, **options: sent.append(
+            datetime.fromisoformat(kwargs["at"])
+        ),
+    )
+
+    def tick(now: datetime, sent_for: datetime | None = None) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            croupier.table_tick(table_id=salon.pk, now=now, sent_for=sent_for)
+
+    deadline = round.deadline
+    for _ in range(3):  # the sweep, three times while the round takes bets
+        tick(timezone.now())
+    assert sent == [deadline]
+    tick(deadline - timedelta(milliseconds=5), sent_for=deadline)  # its own, a little early
+    assert sent == [deadline, deadline]
+    croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    tick(timezone.now())  # the last Deal's tick: dealt now, the next round planned
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    starts = round.settled_at + timedelta(seconds=60)
+    assert sent[2:] == [starts]
+    tick(deadline, sent_for=deadline)  # the deadline's tick comes: nothing more to send
+    tick(timezone.now())
+    assert sent[2:] == [starts]
+    # The tick for ``starts`` got lost: the sweep's first pass after it opens the round.
+    tick(starts + timedelta(seconds=3))
+    opened = croupier.open_round(salon)
+    assert opened is not None and opened.state == Round.State.BETTING
+    assert sent[2:] == [starts, opened.deadline]
+    salon.refresh_from_db()
+    assert salon.tick_due == opened.deadline
 
 
 def test_the_timer_leaves_out_who_did_not_decide(salon: Table, stack_of: Any) -> None:
