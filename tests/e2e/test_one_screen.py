@@ -103,12 +103,14 @@ def speak(page, player, language: str) -> None:
 def off_screen(page, what: dict[str, str]) -> list[str]:
     """What of ``what`` (name: selector, every element it finds) is missing or not wholly
     on the screen as it opens (scrolled to the top). Before a shoe's first coup its roads
-    are a note that says so. At a full table another player's chip can redraw the board
-    between finding an element and measuring it (a detached element has no box): then
-    the whole screen is measured again, a few times at most."""
+    are a note that says so. At a full table another player's chip or the next round's
+    opening can redraw the board while it is measured (a detached element has no box, a
+    board half swapped stands taller than either): the screen as it rests is what counts,
+    so a screen with a problem is measured again, a few times at most, and what stays
+    wrong is reported."""
     for _ in range(3):
         found = measure_screen(page, dict(what))
-        if not any(problem.endswith(": None") for problem in found):
+        if not found:
             break
         settled(page)
         page.wait_for_timeout(300)
