@@ -432,11 +432,11 @@ CELERY_BEAT_SCHEDULE = {
 # tests drive the ticks themselves. A seated player whose page has been gone this long
 # is stood up and cashed out between rounds.
 CASINO_TABLE_TICKS = env_bool("CASINO_TABLE_TICKS", True)
+CASINO_SEAT_AWAY_SECONDS = env_int("CASINO_SEAT_AWAY_SECONDS", 120)
 # A Celery worker's process runs one task at a time in one thread: it keeps its database
 # connection this many seconds between tasks (casino/celery.py) instead of opening one per
 # task; a full table's timer is a task or more a round.
 CASINO_WORKER_CONN_MAX_AGE = env_int("CASINO_WORKER_CONN_MAX_AGE", 600)
-CASINO_SEAT_AWAY_SECONDS = env_int("CASINO_SEAT_AWAY_SECONDS", 120)
 # The full table's chat: at most CASINO_CHAT_RATE messages per player in
 # CASINO_CHAT_RATE_SECONDS; messages are deleted after CASINO_CHAT_RETENTION_DAYS.
 CASINO_CHAT_RATE = env_int("CASINO_CHAT_RATE", 5)
