@@ -652,6 +652,17 @@
   // Where the board writes a spectator's notices: before the timer, the cut and the felt.
   function noticePlace(b) { return b.querySelector(":scope > .betting-timer, :scope > .cut-offer, :scope > .felt"); }
 
+  // The answer to the player's own chip, layout or decision is their part of the board
+  // (retargeted to #board-mine). A board drawn without that part (a spectator's board that
+  // an older fetch brought back, or the sitting answer's board waiting for the cards to
+  // turn) cannot take it: the whole board is fetched instead, with the decision on it.
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.getResponseHeader("HX-Retarget") !== "#board-mine" || minePart()) return;
+    event.preventDefault();
+    refresh();
+  });
+
   // A kept notice put back where the server writes it; false when that place is gone.
   function placeNotice(notice) {
     if (notice.sit) {

@@ -377,3 +377,24 @@ def test_chips_are_laid_out_on_the_page_and_sent_once_they_pause(pages) -> None:
     assert play.decision == "deal" and play.stake_total == 2000
     expect(b.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("€20.00")
     expect(b.locator(".seat[data-seat='1']")).to_have_class("seat decided-deal")
+
+
+def test_a_decision_answered_while_the_page_lacks_the_players_part_redraws_the_board(
+    pages,
+) -> None:
+    """The answer to Deal is the player's part of the board (#board-mine). Should the page
+    show a board without it when the answer comes, the whole board is fetched instead,
+    with the decision on it; nothing breaks on the page."""
+    salon(betting_seconds=30)
+    alice, a = pages("alice")
+    errors: list[str] = []
+    a.on("pageerror", lambda error: errors.append(str(error)))
+    sit(a, 1)
+    decline_the_cut(a)
+    round = betting(a)
+    a.locator(".spot-banker .spot-add").click()
+    a.evaluate("document.getElementById('board-mine').remove()")
+    a.locator("#btn-deal").click()
+    expect(a.locator("#board-mine[data-my-decision='deal']")).to_have_count(1)
+    assert round.plays.get(player=alice).decision == "deal"
+    assert errors == []
