@@ -83,8 +83,16 @@ def _insert(table: Table, events: list[tuple[str, dict[str, Any]]]) -> None:
         rows.append(
             TableEvent(table=table, seq=table.event_seq, kind=kind, data=data, created_at=now)
         )
-    Table.objects.filter(pk=table.pk).update(event_seq=table.event_seq)
-    TableEvent.objects.bulk_create(rows)
+    # The table's number and its events: one statement on PostgreSQL, under the lock the
+    # change holds until its commit.
+    alias = table._state.db or "default"
+    db.write_together(
+        alias,
+        [
+            db.update_row(Table, table.pk, {"event_seq": table.event_seq}, db=alias),
+            db.insert_statement(rows, db=alias),
+        ],
+    )
     seq = table.event_seq
     transaction.on_commit(lambda: announce(table.pk, seq))
 

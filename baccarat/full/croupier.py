@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Value
+from django.db.models import Count, Exists, F, Max, OuterRef, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
@@ -235,12 +235,27 @@ def _all_decided(round: Round, players: list[Seat]) -> bool:
     return all(seat.player_id in decided for seat in players)
 
 
+def _everyone_decided(round: Round) -> bool:
+    """Whether every seat that plays ``round`` (:func:`_in_round`) has decided it, the
+    decision just written included: one query under the table's lock, on every decision,
+    that reads no seat or player."""
+    decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(
+        decision=""
+    )
+    counts = Seat.objects.filter(table_id=round.table_id, sat_at__lte=round.created_at).aggregate(
+        playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided))
+    )
+    return counts["playing"] > 0 and counts["undecided"] == 0
+
+
 # Betting ----------------------------------------------------------------------------
 
 
-def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
+def _betting_round(table: Table, player: User, *, create: bool = True) -> tuple[Seat, Round, Play]:
     """The seat (``seat.stack``: the player's stack here), the round taking bets and the
-    player's part in it with its bets (table locked: nothing of it changes meanwhile)."""
+    player's part in it with its bets (table locked: nothing of it changes meanwhile).
+    ``create`` False: a part not stored yet is left unsaved (no bets, no ``pk``), for a
+    caller that stores it with its bets and decision in one write."""
     seat = db.player_seat(table_id=table.pk, player_id=player.pk)
     if seat is None:
         raise RoundError("not_seated")
@@ -256,8 +271,10 @@ def _betting_round(table: Table, player: User) -> tuple[Seat, Round, Play]:
     if found:
         play = found[0]
     else:  # the table's lock is held: nobody else creates it meanwhile
-        play = Play.objects.create(round=round, table=table, player=player, seat=seat.number)
-        db.cache_bets(play, [])
+        play = Play(round=round, table=table, player=player, seat=seat.number)
+        if create:
+            play.save()
+            db.cache_bets(play, [])
     play.round = round
     if play.decision:
         raise RoundError("already_decided")
@@ -400,33 +417,37 @@ def _decide(
     raised: list[str] = []
     last = False
     with table_change(table.pk) as table:
-        seat, round, play = _betting_round(table, player)
+        seat, round, play = _betting_round(table, player, create=False)
         stack = seat.stack or 0  # type: ignore[attr-defined]
+        before = betting.stakes_of(play) if play.pk else {}
         play.deal_token = token
-        laid_out = False
-        if deal and stakes is not None:
-            before = betting.stakes_of(play)
-            edit = betting.layout_set(stakes)
-            laid_out = (
-                betting.play_edit(round=round, play=play, player=player, edit=edit, stack=stack)
-                != before
-            )
         if deal:
-            raised, stack = _commit(round, play, player)
+            wanted = before
+            if stakes is not None:
+                wanted = betting.edited_stakes(
+                    round=round,
+                    before=before,
+                    player=player,
+                    edit=betting.layout_set(stakes),
+                    stack=stack,
+                )
+            raised, played, stack = _commit(round, play, player, wanted)
             play.decision = Play.Decision.DEAL
-            play.save(update_fields=["decision", "balance_before", "deal_token"])
+            fields: tuple[str, ...] = ("decision", "balance_before", "deal_token")
         else:
-            betting.write_stakes(play=play, stakes={})
+            played = {}
             play.decision = Play.Decision.PASS
-            play.save(update_fields=["decision", "deal_token"])
+            fields = ("decision", "deal_token")
+        # The bets as played and the decision: one write (a part not stored yet is
+        # inserted with its bets, on PostgreSQL in one statement).
+        betting.write_stakes(play=play, stakes=played, also=fields)
         # Stakes the Deal changed (its layout, or raised to the minimum) come with it:
         # every page shows them as they are played, in one event.
-        told = {"stakes": betting.stakes_of(play)} if raised or laid_out else {}
+        told = {"stakes": played} if raised or (deal and played != before) else {}
         event_write(
             table, "decision", round=round.pk, seat=seat.number, decision=play.decision, **told
         )
-        seats = db.table_seats(table_id=table.pk)  # written out: read on every decision
-        if _all_decided(round, _in_round(round, seats)):
+        if _everyone_decided(round):
             # Betting is over before its deadline: the tick closes it and deals now. (While
             # others still decide, the tick at the deadline is already on its way.)
             last = True
@@ -434,20 +455,21 @@ def _decide(
     return Decided(raised, last, Mine(seat, round, play, stack))
 
 
-def _commit(round: Round, play: Play, player: User) -> tuple[list[str], int]:
-    """Raise stakes below the minimum, then move the stake to escrow (DEAL pressed);
-    ``play`` with its bets, read under the table's lock. The spots raised, and the stack
-    after the stake left it."""
-    stakes = betting.stakes_of(play)
+def _commit(
+    round: Round, play: Play, player: User, stakes: betting.Stakes
+) -> tuple[list[str], betting.Stakes, int]:
+    """Raise ``stakes`` below the minimum, then move the stake to escrow (DEAL pressed;
+    read under the table's lock, ``play.balance_before`` set, nothing of the play
+    written). The spots raised, the stakes played, and the stack after the stake left
+    it."""
     if not stakes:
         raise engine.NoBet()
+    stakes = dict(stakes)
     limits = round.rules["limits"]
     raised = [kind for kind, stake in stakes.items() if stake < limits[kind][0]]
     for kind in raised:
         stakes[kind] = limits[kind][0]
     engine.validate_bets(rules_of(round), stakes)
-    if raised:
-        betting.write_stakes(play=play, stakes=stakes)
     try:
         stake = wallet.wallet_stake(
             player=player,
@@ -462,7 +484,7 @@ def _commit(round: Round, play: Play, player: User) -> tuple[list[str], int]:
         raise RoundError("stack_short") from None
     leg = next(e for e in stake.posted_entries if e.account.kind == Account.Kind.STACK)  # type: ignore[attr-defined]
     play.balance_before = leg.balance_after - leg.amount  # saved with the decision
-    return raised, leg.balance_after
+    return raised, stakes, leg.balance_after
 
 
 def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:

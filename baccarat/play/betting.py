@@ -355,11 +355,21 @@ def play_edit(
     before = stakes_of(play)
     if key_seen([play], token):
         return before
+    stakes = edited_stakes(round=round, before=before, player=player, edit=edit, stack=stack)
+    if stakes != before:
+        write_stakes(play=play, stakes=stakes, also=remember_key(play, token))
+    return stakes
+
+
+def edited_stakes(
+    *, round: Round, before: Stakes, player: User, edit: LayoutEdit, stack: int
+) -> Stakes:
+    """What ``edit`` makes of the bets ``before``, checked as :func:`play_edit` checks
+    them, and not written: for a caller that writes them with more of the play."""
     stakes = edit(round, dict(before), False, {})
     stakes = {kind: stake for kind, stake in stakes.items() if stake > 0}
     if stakes != before:
         _check_stakes(round=round, player=player, stakes=stakes, stack=stack)
-        write_stakes(play=play, stakes=stakes, also=remember_key(play, token))
     return stakes
 
 

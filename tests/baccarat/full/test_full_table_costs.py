@@ -122,22 +122,28 @@ LEDGER_EXTRA = 0 if connection.vendor == "postgresql" else 2
 # with the ledger's locking read are one statement each on PostgreSQL
 # (``baccarat.db.write_together``), five more elsewhere.
 APART = 0 if connection.vendor == "postgresql" else 5
-# On PostgreSQL: a chip 12 (10 of them in the table-locked transaction: the seat with
+# A change's events and the table's new event number: one statement on PostgreSQL, two
+# elsewhere. A new play with its bets likewise (``baccarat.db.insert_play``).
+EVENTS_APART = PLAY_APART = 0 if connection.vendor == "postgresql" else 1
+# On PostgreSQL: a chip 11 (9 of them in the table-locked transaction: the seat with
 # the stack, the open round and the player's play with its bets are written-out reads;
 # the answer, the player's own part of the board, is drawn from them as the chip left
-# them), a Deal 15, the last Deal as many (it leaves the deal to the croupier's step). The
-# croupier's step that deals 31 - 5 (the lock reads the stakes escrowed at each DEAL back
+# them), a Deal 13 (in the table-locked transaction: the lock, those three reads, the
+# ledger's two, the play's decision, one count of who has still to decide, the event,
+# the commit), the last Deal as many (it leaves the deal to the croupier's step). The
+# croupier's step that deals 22 (the lock reads the stakes escrowed at each DEAL back
 # in one query and locks and settles the round and plays it read under the table's lock,
 # not read again; the settlement of all eight is one ledger write, their plays and bets
 # written with the round), in the worker, where no player waits for it.
-FULL_BET_BUDGET = 12 + SESSION_READ
-FULL_DEAL_BUDGET = 15 + LEDGER_EXTRA + SESSION_READ  # the stake's posting
-DEALING_STEP_BUDGET = 26 + LEDGER_EXTRA + APART  # the settlement
-# Deal with the layout the page laid out (its chips, one request): a Deal 15, the play
-# created, its bets written (delete and insert), 3; on PostgreSQL 18.
+FULL_BET_BUDGET = 11 + EVENTS_APART + SESSION_READ
+FULL_DEAL_BUDGET = 13 + LEDGER_EXTRA + EVENTS_APART + SESSION_READ  # the stake's posting
+DEALING_STEP_BUDGET = 22 + LEDGER_EXTRA + APART + EVENTS_APART  # the settlement
+# Deal with the layout the page laid out (its chips, one request), the round's first
+# change: as many as a Deal, the new play inserted with its bets and decision in one
+# statement where a Deal updates the decision of a play stored before.
 # The chips the page sent on a pause cost as many as one chip, and one more as the round's
 # first change (its play).
-FULL_LAYOUT_DEAL_BUDGET = 18 + LEDGER_EXTRA + SESSION_READ
+FULL_LAYOUT_DEAL_BUDGET = FULL_DEAL_BUDGET + PLAY_APART
 
 
 @pytest.mark.django_db(transaction=True)
