@@ -239,9 +239,7 @@ def _everyone_decided(round: Round) -> bool:
     """Whether every seat that plays ``round`` (:func:`_in_round`) has decided it, the
     decision just written included: one query under the table's lock, on every decision,
     that reads no seat or player."""
-    decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(
-        decision=""
-    )
+    decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(decision="")
     counts = Seat.objects.filter(table_id=round.table_id, sat_at__lte=round.created_at).aggregate(
         playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided))
     )
