@@ -44,7 +44,8 @@ def table_change(table_id: int) -> Iterator[Table]:
     written together at the end, right before the commit.
 
     Events written inside (:func:`event_write`) wait in the table's outbox and go in one
-    insert when the block ends without an error; with an error nothing is written, as
+    insert, with the table's new number (one statement on PostgreSQL), when the block ends
+    without an error; with an error nothing is written, as
     with the rest of the change. Their ``created_at`` is then the moment of the commit
     (within a statement), not of the step that raised them: what a browser's delay is
     measured from.

@@ -244,7 +244,8 @@ def test_a_player_who_sits_down_during_a_round_waits_for_the_next(salon: Table) 
         croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
     assert error.value.code == "sat_during_round"
     croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
-    croupier.full_decide(table=salon, player=anna, deal=True)
+    # Anna's Deal is the round's last decision: ben does not play it.
+    assert croupier.full_decide(table=salon, player=anna, deal=True).last is True
     croupier.table_tick(table_id=salon.pk)  # the croupier's step deals
     round.refresh_from_db()
     assert round.state == Round.State.SETTLED  # ben was not waited for

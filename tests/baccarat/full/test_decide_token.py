@@ -106,3 +106,53 @@ def test_a_repeated_sit_brings_its_chips_once(salon: Table, client: Any, stack_o
         client.post(url, {"seat": 1, "amount": 20, "token": "sit1"}, **HTMX)
     assert stack_of(anna, salon) == 20_00
     assert Transaction.objects.count() == before + 1
+
+
+def test_a_first_press_stores_the_play_once_with_its_bets_and_decision(
+    salon: Table, stack_of: Any
+) -> None:
+    """Deal with the page's layout, or Pass, as the player's first change of the round:
+    the play is stored with its bets and decision in one write, and the press's repeat
+    (its key) stores and moves nothing more, in this round or the next."""
+    anna, ben, cara = sit(salon, "anna", 1), sit(salon, "ben", 2), sit(salon, "cara", 3)
+    round = ready(salon)
+    layout = {"banker": 1000, "tie": 500}
+    decided = croupier.full_decide(
+        table=salon, player=anna, deal=True, token="first", stakes=layout
+    )
+    assert decided.mine is not None and decided.mine.play.pk is not None
+    assert decided.mine.stack == stack_of(anna, salon) == 85_00
+    croupier.full_decide(table=salon, player=ben, deal=False, token="pass1")
+    moved = _moved()
+    croupier.full_decide(table=salon, player=anna, deal=True, token="first", stakes=layout)
+    croupier.full_decide(table=salon, player=ben, deal=False, token="pass1")
+    assert _moved() == moved
+    anna_play = Play.objects.get(round=round, player=anna)
+    assert (anna_play.decision, anna_play.stake_total, anna_play.balance_before) == (
+        Play.Decision.DEAL,
+        1500,
+        100_00,
+    )
+    assert {bet.kind: bet.stake for bet in anna_play.bets.all()} == layout
+    ben_play = Play.objects.get(round=round, player=ben)
+    assert (ben_play.decision, ben_play.stake_total, ben_play.bets.count()) == ("pass", 0, 0)
+    # The layout the Deal played reaches every page with the decision.
+    event = TableEvent.objects.filter(kind="decision").order_by("seq").first()
+    assert event is not None and event.data["stakes"] == layout
+    # Cara's Deal is the last decision; the next round takes the repeats of the first
+    # presses as repeats, not as new decisions.
+    croupier.full_decide(table=salon, player=cara, deal=True, stakes={"player": 500})
+    croupier.table_tick(table_id=salon.pk)
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    later = timezone.now() + timedelta(seconds=salon.cycle_seconds + 1)
+    croupier.table_tick(table_id=salon.pk, now=later)
+    second = croupier.open_round(salon)
+    assert second is not None and second.pk != round.pk
+    moved = _moved()
+    decided = croupier.full_decide(
+        table=salon, player=anna, deal=True, token="first", stakes=layout
+    )
+    assert decided.mine is None and _moved() == moved
+    assert not Play.objects.filter(round=second, player=anna).exists()
+    assert audit_violations() == []
