@@ -25,6 +25,19 @@ def _moved() -> tuple[int, int]:
     return Transaction.objects.count(), TableEvent.objects.filter(kind="decision").count()
 
 
+def _dealt_then_next(table: Table, round: Round) -> Round:
+    """Everyone decided ``round``: the croupier's step deals it, and once the pause
+    between two rounds has passed the next one opens."""
+    croupier.table_tick(table_id=table.pk)
+    round.refresh_from_db()
+    assert round.state == Round.State.SETTLED
+    later = timezone.now() + timedelta(seconds=table.cycle_seconds + 1)
+    croupier.table_tick(table_id=table.pk, now=later)
+    following = croupier.open_round(table)
+    assert following is not None and following.pk != round.pk
+    return following
+
+
 def _token(html: bytes, button: str) -> str:
     form = re.search(rb'<form[^>]*>(?:(?!</form>).)*id="' + button.encode(), html, re.S)
     assert form is not None
@@ -63,13 +76,7 @@ def test_a_late_repeat_after_the_round_deals_nothing(salon: Table, stack_of: Any
     first = ready(salon)
     croupier.full_bet(table=salon, player=anna, kind="banker", amount=1000, take_back=False)
     croupier.full_decide(table=salon, player=anna, deal=True, token="press1")
-    croupier.table_tick(table_id=salon.pk)
-    first.refresh_from_db()
-    assert first.state == Round.State.SETTLED
-    later = timezone.now() + timedelta(seconds=salon.cycle_seconds + 1)
-    croupier.table_tick(table_id=salon.pk, now=later)
-    second = croupier.open_round(salon)
-    assert second is not None and second.pk != first.pk
+    second = _dealt_then_next(salon, first)
     croupier.full_bet(table=salon, player=anna, kind="player", amount=500, take_back=False)
     stack, moved = stack_of(anna, salon), _moved()
     # The retry of round one's Deal arrives now: not the Deal of round two.
@@ -142,13 +149,7 @@ def test_a_first_press_stores_the_play_once_with_its_bets_and_decision(
     # Cara's Deal is the last decision; the next round takes the repeats of the first
     # presses as repeats, not as new decisions.
     croupier.full_decide(table=salon, player=cara, deal=True, stakes={"player": 500})
-    croupier.table_tick(table_id=salon.pk)
-    round.refresh_from_db()
-    assert round.state == Round.State.SETTLED
-    later = timezone.now() + timedelta(seconds=salon.cycle_seconds + 1)
-    croupier.table_tick(table_id=salon.pk, now=later)
-    second = croupier.open_round(salon)
-    assert second is not None and second.pk != round.pk
+    second = _dealt_then_next(salon, round)
     moved = _moved()
     decided = croupier.full_decide(
         table=salon, player=anna, deal=True, token="first", stakes=layout
