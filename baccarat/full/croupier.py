@@ -243,7 +243,7 @@ def _everyone_decided(round: Round) -> bool:
     counts = Seat.objects.filter(table_id=round.table_id, sat_at__lte=round.created_at).aggregate(
         playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided))
     )
-    return counts["playing"] > 0 and counts["undecided"] == 0
+    return bool(counts["playing"]) and not counts["undecided"]
 
 
 # Betting ----------------------------------------------------------------------------
