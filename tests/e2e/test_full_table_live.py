@@ -365,6 +365,12 @@ def test_chips_are_laid_out_on_the_page_and_sent_once_they_pause(pages) -> None:
     }
     # Quick chips, one above the maximum (refused on the page, in the server's words), Deal.
     posted.clear()
+    a.evaluate(
+        """() => { window.pressedAt = []; document.addEventListener("click", (event) => {
+          if (event.target.closest(".spot-add, #btn-deal"))
+            window.pressedAt.push(performance.now());
+        }, true); }"""
+    )
     for _ in range(4):
         a.locator(".spot-banker .spot-add").click()
     expect(a.locator("#board .form-errors")).to_contain_text("above the table maximum")
@@ -372,7 +378,13 @@ def test_chips_are_laid_out_on_the_page_and_sent_once_they_pause(pages) -> None:
     a.locator("#btn-deal").click()
     expect(a.locator("#board-mine[data-my-decision='deal']")).to_have_count(1)
     settled(a)
-    assert posted == ["deal"]
+    # One request: Deal carries the chips. Only a browser slower than the page's pause
+    # (400 ms from the last chip taken, the third, to Deal) sends them on their own first.
+    pressed = a.evaluate("window.pressedAt")
+    if pressed[4] - pressed[2] < 350:
+        assert posted == ["deal"], pressed
+    else:
+        assert posted in (["deal"], ["layout", "deal"]), (posted, pressed)
     play = round.plays.get(player=alice)
     assert play.decision == "deal" and play.stake_total == 2000
     expect(b.locator(".seat[data-seat='1'] .seat-bets")).to_contain_text("€20.00")
@@ -384,14 +396,17 @@ def test_a_decision_answered_while_the_page_lacks_the_players_part_redraws_the_b
 ) -> None:
     """The answer to Deal is the player's part of the board (#board-mine). Should the page
     show a board without it when the answer comes, the whole board is fetched instead,
-    with the decision on it; nothing breaks on the page."""
+    with the decision on it; nothing breaks on the page. (Bob has not decided yet: the
+    croupier does not deal the round before that board is drawn.)"""
     salon(betting_seconds=30)
     alice, a = pages("alice")
+    _bob, b = pages("bob")
     errors: list[str] = []
     a.on("pageerror", lambda error: errors.append(str(error)))
     sit(a, 1)
-    decline_the_cut(a)
-    round = betting(a)
+    sit(b, 2)
+    decline_the_cut(a, b)
+    round = betting(a, b)
     a.locator(".spot-banker .spot-add").click()
     a.evaluate("document.getElementById('board-mine').remove()")
     a.locator("#btn-deal").click()
