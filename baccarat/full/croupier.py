@@ -183,8 +183,7 @@ def _tick(table: Table, now: datetime) -> datetime | None:
         _finish(table, round, Round.Completion.SERVER)
         round = None
     if round is not None:
-        players = _in_round(round, seats)
-        if (round.deadline is not None and now >= round.deadline) or _all_decided(round, players):
+        if (round.deadline is not None and now >= round.deadline) or _everyone_decided(round):
             _close_betting(table, round, seats)
             round = None
         else:
@@ -224,15 +223,6 @@ def _open(table: Table, now: datetime) -> Round:
         seconds=table.betting_seconds,
     )
     return round
-
-
-def _all_decided(round: Round, players: list[Seat]) -> bool:
-    if not players:
-        return False
-    decided = set(
-        Play.objects.filter(round=round).exclude(decision="").values_list("player_id", flat=True)
-    )
-    return all(seat.player_id in decided for seat in players)
 
 
 def _everyone_decided(round: Round) -> bool:
