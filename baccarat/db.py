@@ -665,18 +665,23 @@ def table_seats(*, table_id: int, db: str = "default") -> list[Seat]:
     return found
 
 
-def player_seat(*, table_id: int, player_id: int, db: str = "default") -> Seat | None:
+def player_seat(
+    *, table_id: int, player_id: int, db: str = "default", lock: bool = False
+) -> Seat | None:
     """The player's seat at the table, if any, with ``seat.stack``: their stack there (0
-    without an account), in one query."""
+    without an account), in one query. ``lock``: with the seat's row lock (not the
+    account's) for the rest of the transaction."""
     connection = connections[db]
     seats, _users = _seat_columns()
     quote = connection.ops.quote_name
+    for_update = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     # Nothing but the models' own table and column names, quoted, goes into the SQL.
     sql = (
         f"SELECT {seats.sql(connection)}, (SELECT a.balance FROM"  # noqa: S608
         f" {quote(Account._meta.db_table)} a WHERE a.owner_id = st.player_id"
         " AND a.kind = %s AND a.table_id = st.table_id)"
         f" FROM {quote(Seat._meta.db_table)} st WHERE st.table_id = %s AND st.player_id = %s"
+        f"{for_update}"
     )
     rows = fetch_rows(connection, sql, [Account.Kind.STACK.value, table_id, player_id])
     if not rows:

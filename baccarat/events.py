@@ -6,6 +6,12 @@ no gaps, so a browser that comes back with the last number it saw misses nothing
 the transaction commits, web processes are told that there is more (Redis pub/sub when
 ``REDIS_URL`` is set; otherwise each web process polls the tables it serves, see
 :mod:`baccarat.full.live`).
+
+The locks of a full table, always in this order: seats, then the table. A player's own
+change (a chip, Deal, Pass, standing up) locks their seat first; one that may touch any
+player's part or the round's state (the croupier's step, a void) locks every seat, in
+seat order, before the table (:func:`table_change`). So the croupier waits for the
+presses under way, none of them waits for it, and no two changes wait for each other.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from baccarat import db
-from baccarat.models import Table, TableEvent
+from baccarat.models import Seat, Table, TableEvent
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +44,28 @@ def locked_table(table_id: int) -> Table:
     return table
 
 
+def locked_seats(table_id: int, player_id: int | None = None) -> None:
+    """Lock the table's seats in seat order (``player_id``: that player's seat alone) for
+    the rest of the transaction, before the table's row (see the module's text)."""
+    if not transaction.get_connection().features.has_select_for_update:
+        return  # SQLite: a write transaction holds the whole database
+    seats = Seat.objects.filter(table_id=table_id)
+    if player_id is not None:
+        seats = seats.filter(player_id=player_id)
+    list(seats.select_for_update().order_by("number").values_list("pk", flat=True))
+
+
 @contextmanager
-def table_change(table_id: int) -> Iterator[Table]:
+def table_change(
+    table_id: int, *, every_seat: bool = False, player_id: int | None = None
+) -> Iterator[Table]:
     """One change at a full table: a transaction, the table's row lock, and its events
     written together at the end, right before the commit.
+
+    ``every_seat``: for a change that may touch any player's seat or part, or the state
+    of the round (the croupier's step, a void): every seat is locked first, so the change
+    waits for the presses under way (:func:`locked_seats`). ``player_id``: the change
+    touches that player's seat and part alone (standing up): their seat is locked first.
 
     Events written inside (:func:`event_write`) wait in the table's outbox and go in one
     insert, with the table's new number (one statement on PostgreSQL), when the block ends
@@ -51,6 +75,8 @@ def table_change(table_id: int) -> Iterator[Table]:
     measured from.
     """
     with transaction.atomic():
+        if every_seat or player_id is not None:
+            locked_seats(table_id, None if every_seat else player_id)
         table = locked_table(table_id)
         table.outbox = []  # type: ignore[attr-defined]
         yield table

@@ -11,9 +11,11 @@ or the offered player's time runs out, the croupier cuts at random; then the bur
 The timer lives here, on the server: :func:`table_tick` does whatever is due at a table
 (close betting, open the next round, move the cut offer on, stand up who is gone). A
 Celery countdown task calls it at each due time, and the recovery sweep calls it for
-every full table as a backstop when the worker died. Every change starts with the
-table's row lock, so eight Deal presses in the same instant make one deal, and writes
-its events in the same transaction.
+every full table as a backstop when the worker died. Every change takes its locks in one
+order, seats then the table (:mod:`baccarat.events`), so eight Deal presses in the same
+instant make one deal, and writes its events in the same transaction. A player's own
+press does its work under their seat's lock, beside the others' presses, and holds the
+table's lock only for its event and the count of who has decided (:func:`_own_change`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -34,7 +38,7 @@ from django.utils import timezone
 
 from baccarat import db, engine
 from baccarat.errors import RoundError
-from baccarat.events import event_write, events_write, table_change
+from baccarat.events import event_write, events_write, locked_table, table_change
 from baccarat.full.seats import seats_stand_up_all, seats_stand_up_due
 from baccarat.integrity import shoes
 from baccarat.models import Play, Round, Seat, Shoe, Table
@@ -102,7 +106,7 @@ def table_tick(
     if overdue is not None and overdue[1] > settings.CASINO_RECOVERY_MAX_ATTEMPTS:
         _give_up(*overdue)
     try:
-        with table_change(table_id) as table:
+        with table_change(table_id, every_seat=True) as table:
             if table.kind != Table.Kind.FULL:
                 return None
             due = _tick(table, now)
@@ -228,7 +232,8 @@ def _open(table: Table, now: datetime) -> Round:
 def _everyone_decided(round: Round) -> bool:
     """Whether every seat that plays ``round`` (:func:`_in_round`) has decided it, the
     decision just written included: one query under the table's lock, on every decision,
-    that reads no seat or player."""
+    that reads no seat or player. Under that lock every decision told before is
+    committed: of presses deciding at once, the last to tell finds everyone decided."""
     decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(decision="")
     counts = Seat.objects.filter(table_id=round.table_id, sat_at__lte=round.created_at).aggregate(
         playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided))
@@ -239,14 +244,37 @@ def _everyone_decided(round: Round) -> bool:
 # Betting ----------------------------------------------------------------------------
 
 
-def _betting_round(table: Table, player: User, *, create: bool = True) -> tuple[Seat, Round, Play]:
-    """The seat (``seat.stack``: the player's stack here), the round taking bets and the
-    player's part in it with its bets (table locked: nothing of it changes meanwhile).
-    ``create`` False: a part not stored yet is left unsaved (no bets, no ``pk``), for a
-    caller that stores it with its bets and decision in one write."""
-    seat = db.player_seat(table_id=table.pk, player_id=player.pk)
-    if seat is None:
-        raise RoundError("not_seated")
+@contextmanager
+def _own_change(table: Table, player: User) -> Iterator[Seat]:
+    """A change of the player's own part of the round (chips, Deal, Pass): a transaction
+    that locks their seat first (``seat.stack``: their stack here), so their presses come
+    one after another while the other players' go on beside them. The table's lock comes
+    last, for the event and what is counted in order (:func:`_tell`).
+
+    Whatever may change another player's part or the round's state (the croupier's step,
+    a void, standing up) locks the seats before the table (:mod:`baccarat.events`): it
+    waits for the presses under way, so the round and the part read here stay as read
+    until the commit."""
+    with transaction.atomic():
+        seat = db.player_seat(table_id=table.pk, player_id=player.pk, lock=True)
+        if seat is None:
+            raise RoundError("not_seated")
+        yield seat
+
+
+def _tell(table: Table, kind: str, **data: Any) -> None:
+    """The table's row lock, taken last by a player's own change, and its event: event
+    numbers, and whatever is counted after them, in the order of the commits."""
+    event_write(locked_table(table.pk), kind, **data)
+
+
+def _betting_round(
+    table: Table, seat: Seat, player: User, *, create: bool = True
+) -> tuple[Round, Play]:
+    """The round taking bets and the player's part in it with its bets (their seat
+    locked: nothing of it changes meanwhile). ``create`` False: a part not stored yet is
+    left unsaved (no bets, no ``pk``), for a caller that stores it with its bets and
+    decision in one write."""
     round = open_round(table)
     if round is None or round.state != Round.State.BETTING:
         raise RoundError("betting_not_open")
@@ -258,7 +286,7 @@ def _betting_round(table: Table, player: User, *, create: bool = True) -> tuple[
     found = db.round_plays(round_ids=[round.pk], player_id=player.pk)
     if found:
         play = found[0]
-    else:  # the table's lock is held: nobody else creates it meanwhile
+    else:  # the seat's lock is held: nobody else creates it meanwhile
         play = Play(round=round, table=table, player=player, seat=seat.number)
         if create:
             play.save()
@@ -266,13 +294,13 @@ def _betting_round(table: Table, player: User, *, create: bool = True) -> tuple[
     play.round = round
     if play.decision:
         raise RoundError("already_decided")
-    return seat, round, play
+    return round, play
 
 
 @dataclass
 class Mine:
     """The acting player's part of the table as their chip or decision left it, read and
-    changed under the table's lock: their seat, the round, their play with its bets and
+    changed under their seat's lock: their seat, the round, their play with its bets and
     their stack. What the answer to them draws, without reading it again."""
 
     seat: Seat
@@ -282,19 +310,20 @@ class Mine:
 
 
 def _edit(table: Table, player: User, edit: betting.LayoutEdit, token: str = "") -> Mine:
-    """Change the player's bets this round (table locked) and tell the table. ``token``:
-    the press's idempotency key; a repeat of a press changes and tells nothing."""
-    seat, round, play = _betting_round(table, player)
-    stack = seat.stack or 0  # type: ignore[attr-defined]
-    if token and not play.chip_keys and _pressed_last_round(play, token):
-        return Mine(seat, round, play, stack)  # a retry that arrived after its round's deal
-    before = play.chip_keys
-    stakes = betting.play_edit(
-        round=round, play=play, player=player, edit=edit, stack=stack, token=token
-    )
-    if not token or play.chip_keys != before:
-        event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
-    return Mine(seat, round, play, stack)  # a chip moves no money: the stack is as it was
+    """Change the player's bets this round and tell the table. ``token``: the press's
+    idempotency key; a repeat of a press changes and tells nothing."""
+    with _own_change(table, player) as seat:
+        round, play = _betting_round(table, seat, player)
+        stack = seat.stack or 0  # type: ignore[attr-defined]
+        if token and not play.chip_keys and _pressed_last_round(play, token):
+            return Mine(seat, round, play, stack)  # a retry that came after its round's deal
+        before = play.chip_keys
+        stakes = betting.play_edit(
+            round=round, play=play, player=player, edit=edit, stack=stack, token=token
+        )
+        if not token or play.chip_keys != before:
+            _tell(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
+        return Mine(seat, round, play, stack)  # a chip moves no money: the stack is as it was
 
 
 def _pressed_last_round(play: Play, token: str) -> bool:
@@ -325,9 +354,8 @@ def full_bet(
     """A chip on a spot (or back from it; ``amount`` None: the whole bet) at a full table."""
     if not take_back:
         protection.protection_check(player=player)
-    with table_change(table.pk) as table:
-        edit = betting.chip_edit(kind=kind, amount=amount, take_back=take_back)
-        return _edit(table, player, edit, token)
+    edit = betting.chip_edit(kind=kind, amount=amount, take_back=take_back)
+    return _edit(table, player, edit, token)
 
 
 def full_layout(*, table: Table, player: User, stakes: betting.Stakes, token: str = "") -> Mine:
@@ -335,27 +363,24 @@ def full_layout(*, table: Table, player: User, stakes: betting.Stakes, token: st
     after a pause in them so that every seat sees them): their bets this round now."""
     if stakes:
         protection.protection_check(player=player)
-    with table_change(table.pk) as table:
-        return _edit(table, player, betting.layout_set(stakes), token)
+    return _edit(table, player, betting.layout_set(stakes), token)
 
 
 def full_clear(*, table: Table, player: User, token: str = "") -> Mine:
-    with table_change(table.pk) as table:
-        return _edit(table, player, betting.clear_edit, token)
+    return _edit(table, player, betting.clear_edit, token)
 
 
 def full_rebet(*, table: Table, player: User, token: str = "") -> Mine:
     """Gleicher Einsatz (seed 000): the player's bets of their last round here again."""
     protection.protection_check(player=player)
-    with table_change(table.pk) as table:
-        last = betting.last_stakes(table=table, player=player)
+    last = betting.last_stakes(table=table, player=player)  # a settled round: read as is
 
-        def rebet(
-            round: Round, stakes: betting.Stakes, repeated: bool, _: betting.Stakes
-        ) -> betting.Stakes:
-            return betting.rebet_edit(round, stakes, repeated, last)
+    def rebet(
+        round: Round, stakes: betting.Stakes, repeated: bool, _: betting.Stakes
+    ) -> betting.Stakes:
+        return betting.rebet_edit(round, stakes, repeated, last)
 
-        return _edit(table, player, rebet, token)
+    return _edit(table, player, rebet, token)
 
 
 @dataclass
@@ -404,8 +429,8 @@ def _decide(
 ) -> Decided:
     raised: list[str] = []
     last = False
-    with table_change(table.pk) as table:
-        seat, round, play = _betting_round(table, player, create=False)
+    with _own_change(table, player) as seat:
+        round, play = _betting_round(table, seat, player, create=False)
         stack = seat.stack or 0  # type: ignore[attr-defined]
         before = betting.stakes_of(play) if play.pk else {}
         play.deal_token = token
@@ -432,9 +457,7 @@ def _decide(
         # Stakes the Deal changed (its layout, or raised to the minimum) come with it:
         # every page shows them as they are played, in one event.
         told = {"stakes": played} if raised or (deal and played != before) else {}
-        event_write(
-            table, "decision", round=round.pk, seat=seat.number, decision=play.decision, **told
-        )
+        _tell(table, "decision", round=round.pk, seat=seat.number, decision=play.decision, **told)
         if _everyone_decided(round):
             # Betting is over before its deadline: the tick closes it and deals now. (While
             # others still decide, the tick at the deadline is already on its way.)
@@ -447,7 +470,7 @@ def _commit(
     round: Round, play: Play, player: User, stakes: betting.Stakes
 ) -> tuple[list[str], betting.Stakes, int]:
     """Raise ``stakes`` below the minimum, then move the stake to escrow (DEAL pressed;
-    read under the table's lock, ``play.balance_before`` set, nothing of the play
+    read under the seat's lock, ``play.balance_before`` set, nothing of the play
     written). The spots raised, the stakes played, and the stack after the stake left
     it."""
     if not stakes:
@@ -465,7 +488,7 @@ def _commit(
             round=round,
             amount=sum(stakes.values()),
             reference=f"stake:{round.pk}:{play.player_id}",
-            # Under the table's lock with no decision yet: this stake was never posted.
+            # Under the seat's lock with no decision yet: this stake was never posted.
             first=True,
         )
     except InsufficientFunds:
@@ -512,7 +535,7 @@ def _close_betting(table: Table, round: Round, seats: list[Seat]) -> None:
         events_write(table, events)
         return
     events_write(table, events)
-    # Under the table's lock (every change here takes it, a void too) the round and the
+    # Under every seat's lock and the table's (a void takes them too) the round and the
     # plays just read cannot change: they are locked and settled as read, not read again.
     staked = [play for play in plays.values() if play.bets.all()]
     for play in staked:
@@ -687,7 +710,7 @@ def cut_decide(*, table: Table, player: User, accept: bool, position: int | None
 def shared_round_recover(*, round_id: int) -> None:
     """Complete a full table's LOCKED round for the recovery sweep, with its events."""
     table_id = Round.objects.values_list("table_id", flat=True).get(pk=round_id)
-    with table_change(table_id) as table:
+    with table_change(table_id, every_seat=True) as table:
         round = Round.objects.get(pk=round_id)
         if round.state == Round.State.LOCKED:
             _finish(table, round, Round.Completion.SERVER)

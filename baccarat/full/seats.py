@@ -1,8 +1,8 @@
 """The seats of a full table: sitting down with a buy-in, leaving with the stack, and the
 server standing up a player who is gone (seeds 000/001).
 
-Every change takes the table's row lock first (:func:`baccarat.events.locked_table`)
-and writes its event in the same transaction.
+Every change takes the table's row lock (:func:`baccarat.events.table_change`), after
+the seat of the player who stands up, and writes its event in the same transaction.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def seat_leave(*, table: Table, player: User, reason: str = "left") -> int:
     Returns the cents that went back to the wallet. Refused while the player's stake is
     committed (Deal pressed) in a round not dealt yet: they leave once it is.
     """
-    with table_change(table.pk) as table:
+    with table_change(table.pk, player_id=player.pk) as table:
         seat = Seat.objects.filter(table=table, player=player).first()
         if seat is None:
             return 0
@@ -144,7 +144,7 @@ def player_stand_up_everywhere(player: User) -> None:
     begun), each under its table's lock; where a stake of theirs is being dealt, the
     table's next tick does it after the round (:func:`seats_stand_up_due`)."""
     for table_id in Seat.objects.filter(player=player).values_list("table_id", flat=True):
-        with table_change(table_id) as table:
+        with table_change(table_id, player_id=player.pk) as table:
             seat = Seat.objects.filter(table=table, player=player).select_related("player")
             found = seat.first()
             if found is not None and not _committed(table, player):

@@ -30,7 +30,7 @@ from baccarat.db import (
     write_together,
 )
 from baccarat.errors import RoundError
-from baccarat.events import event_write, locked_table
+from baccarat.events import event_write, locked_seats, locked_table
 from baccarat.integrity import reversals, shoes
 from baccarat.models import Bet, Play, Reversal, Round, Shoe, StatisticsMark, Table
 from baccarat.play import betting
@@ -627,7 +627,9 @@ def round_void(
     """
     table_id, shared = Round.objects.values_list("table_id", "shared").get(pk=round_id)
     with transaction.atomic():
-        # A full table's changes start with its row lock, as the croupier's do.
+        # A full table's seats, then its row: the croupier's order (baccarat.events).
+        if shared:
+            locked_seats(table_id)
         table = locked_table(table_id) if shared else None
         round = locked_round(round_id)
         if round.state == Round.State.VOID:

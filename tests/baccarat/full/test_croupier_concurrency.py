@@ -1,5 +1,7 @@
 """Eight players at once, with real threads on PostgreSQL: eight sits on one seat give
-eight different seats; eight Deal presses in the same instant give one deal."""
+eight different seats; eight Deal presses in the same instant give one deal; presses
+raced with the croupier's close, a void or the player's own standing up are each played
+or refused whole, with no lock waiting on another and no stake left behind."""
 
 from __future__ import annotations
 
@@ -9,11 +11,14 @@ from typing import Any
 
 import pytest
 
+from baccarat.engine.errors import EngineError
+from baccarat.errors import RoundError
 from baccarat.full import croupier, seats
 from baccarat.integrity.audit import audit_violations
 from baccarat.models import Play, Round, Seat, Shoe, Table, TableEvent
+from baccarat.play import rounds
 from tests.baccarat.conftest import make_player
-from wallet.models import Transaction
+from wallet.models import Account, Transaction
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -175,4 +180,110 @@ def test_layouts_sent_on_a_pause_and_deals_with_the_next_ones_at_once(
         assert dict(play.bets.values_list("kind", "stake")) == {"banker": 1500}
     stakes = Transaction.objects.filter(round=round, kind=Transaction.Kind.STAKE)
     assert stakes.count() == 4
+    assert audit_violations() == []
+
+
+def refused(result: object, *codes: str) -> bool:
+    """Whether ``result`` is a press refused as a player is told (not a database error)."""
+    return isinstance(result, RoundError | EngineError) and result.code in codes
+
+
+def stakes_left_in_escrow(table: Table) -> list[int]:
+    return list(
+        Account.objects.filter(table=table, kind=Account.Kind.ESCROW)
+        .exclude(balance=0)
+        .values_list("balance", flat=True)
+    )
+
+
+def events_in_order(table: Table) -> bool:
+    seqs = sorted(TableEvent.objects.filter(table=table).values_list("seq", flat=True))
+    return seqs == list(range(1, len(seqs) + 1))
+
+
+def test_deal_presses_raced_with_the_close_at_the_deadline_are_played_or_refused_whole(
+    salon: Table, racers: Any
+) -> None:
+    """A press works under its seat's lock and the close locks every seat before the
+    table: a Deal answered is dealt, one that came after the close is refused and its bets
+    go back with the others left out; nothing waits on anything forever."""
+    players, round = seated_round(salon, 8, "late")
+    for player in players:
+        croupier.full_bet(table=salon, player=player, kind="banker", amount=500, take_back=False)
+    assert round.deadline is not None
+    late = round.deadline + timedelta(milliseconds=1)
+    presses = [lambda p=p: croupier.full_decide(table=salon, player=p, deal=True) for p in players]
+    ticks = [lambda: croupier.table_tick(table_id=salon.pk, now=late)] * 2
+    results = racers.run(presses + ticks)
+    assert not [r for r in results[8:] if isinstance(r, Exception)], results
+    answered = [not isinstance(r, Exception) for r in results[:8]]
+    # Refused after the close: betting is over, or the next round (opened by the same
+    # tick, as the test's clock is past the pause between rounds) has no bets yet.
+    late_codes = ("betting_not_open", "no_bet")
+    assert all(ok or refused(r, *late_codes) for ok, r in zip(answered, results, strict=False))
+    round.refresh_from_db()
+    assert round.state == (Round.State.SETTLED if any(answered) else Round.State.CLOSED)
+    for player, ok in zip(players, answered, strict=True):
+        play = Play.objects.get(round=round, player=player)
+        assert play.decision == (Play.Decision.DEAL if ok else Play.Decision.TIMED_OUT)
+        assert (play.stake_total > 0) == ok
+    assert stakes_left_in_escrow(salon) == []
+    assert events_in_order(salon)
+    assert audit_violations() == []
+
+
+def test_deal_presses_raced_with_a_void_leave_no_stake_behind(salon: Table, racers: Any) -> None:
+    """Support voids the round while its players press Deal: a void locks every seat
+    first, so each Deal is in before it (and its stake comes back) or refused after it."""
+    players, round = seated_round(salon, 8, "void")
+    for player in players:
+        croupier.full_bet(table=salon, player=player, kind="player", amount=500, take_back=False)
+    presses = [lambda p=p: croupier.full_decide(table=salon, player=p, deal=True) for p in players]
+
+    def void() -> object:
+        return rounds.round_void(round_id=round.pk, reason="test", by="support")
+
+    results = racers.run([*presses[:4], void, *presses[4:]])
+    voided = results.pop(4)
+    assert not isinstance(voided, Exception), voided
+    assert all(not isinstance(r, Exception) or refused(r, "betting_not_open") for r in results)
+    round.refresh_from_db()
+    assert round.state == Round.State.VOID
+    decided = Play.objects.filter(round=round, decision="deal").count()
+    assert decided == sum(not isinstance(r, Exception) for r in results)
+    refunds = Transaction.objects.filter(round=round, kind=Transaction.Kind.REFUND).count()
+    assert refunds == decided
+    assert stakes_left_in_escrow(salon) == []
+    assert events_in_order(salon)
+    assert audit_violations() == []
+
+
+def test_a_player_standing_up_while_pressing_deal_does_one_or_the_other(
+    salon: Table, racers: Any
+) -> None:
+    """Four players each press Deal and stand up at the same moment (two tabs): both lock
+    the player's seat first, so either the Deal plays and standing up waits for the deal,
+    or the player leaves with the chips and the Deal finds no seat."""
+    players, round = seated_round(salon, 4, "both")
+    for player in players:
+        croupier.full_bet(table=salon, player=player, kind="banker", amount=500, take_back=False)
+    calls: list[Any] = []
+    for player in players:
+        calls.append(lambda p=player: croupier.full_decide(table=salon, player=p, deal=True))
+        calls.append(lambda p=player: seats.seat_leave(table=salon, player=p))
+    results = racers.run(calls)
+    for player, press, leave in zip(players, results[::2], results[1::2], strict=True):
+        seated = Seat.objects.filter(table=salon, player=player).exists()
+        play = Play.objects.filter(round=round, player=player).first()
+        if seated:  # the Deal came first: standing up waits until the round is dealt
+            assert not isinstance(press, Exception), press
+            assert refused(leave, "round_being_dealt"), leave
+            assert play is not None and play.decision == "deal" and play.stake_total == 500
+        else:  # standing up came first: the bets went back, the Deal found no seat
+            assert isinstance(leave, int) and leave > 0, leave
+            assert refused(press, "not_seated"), press
+            assert play is None or (play.decision == "" and play.stake_total == 0)
+            stack = Account.objects.filter(owner=player, table=salon, kind=Account.Kind.STACK)
+            assert set(stack.values_list("balance", flat=True)) <= {0}
+    assert events_in_order(salon)
     assert audit_violations() == []

@@ -125,19 +125,23 @@ APART = 0 if connection.vendor == "postgresql" else 5
 # A change's events and the table's new event number: one statement on PostgreSQL, two
 # elsewhere. A new play with its bets likewise (``baccarat.db.insert_play``).
 EVENTS_APART = PLAY_APART = 0 if connection.vendor == "postgresql" else 1
-# On PostgreSQL: a chip 11 (9 of them in the table-locked transaction: the seat with
-# the stack, the open round and the player's play with its bets are written-out reads;
-# the answer, the player's own part of the board, is drawn from them as the chip left
-# them), a Deal 13 (in the table-locked transaction: the lock, those three reads, the
-# ledger's two, the play's decision, one count of who has still to decide, the event,
-# the commit), the last Deal as many (it leaves the deal to the croupier's step). The
-# croupier's step that deals 22 (the lock reads the stakes escrowed at each DEAL back
-# in one query and locks and settles the round and plays it read under the table's lock,
-# not read again; the settlement of all eight is one ledger write, their plays and bets
-# written with the round), in the worker, where no player waits for it.
+# The croupier's step locks every seat before the table, one statement on PostgreSQL;
+# SQLite has no row locks (a write transaction holds the whole database).
+SEATS_LOCK = 1 if connection.vendor == "postgresql" else 0
+# On PostgreSQL: a chip 11 (in its transaction: the seat locked with the stack, the open
+# round and the player's play with its bets, written-out reads; the bets; then the
+# table's lock and the event; the answer, the player's own part of the board, is drawn
+# from them as the chip left them), a Deal 13 (the seat, those two reads, the ledger's
+# two, the play with its decision, then under the table's lock the event and one count
+# of who has still to decide, the commit), the last Deal as many (it leaves the deal to
+# the croupier's step). The croupier's step that deals 23 (every seat locked, then the
+# table; the lock reads the stakes escrowed at each DEAL back in one query and locks
+# and settles the round and plays it read under those locks, not read again; the
+# settlement of all eight is one ledger write, their plays and bets written with the
+# round), in the worker, where no player waits for it.
 FULL_BET_BUDGET = 11 + EVENTS_APART + SESSION_READ
 FULL_DEAL_BUDGET = 13 + LEDGER_EXTRA + EVENTS_APART + SESSION_READ  # the stake's posting
-DEALING_STEP_BUDGET = 22 + LEDGER_EXTRA + APART + EVENTS_APART  # the settlement
+DEALING_STEP_BUDGET = 22 + SEATS_LOCK + LEDGER_EXTRA + APART + EVENTS_APART  # the settlement
 # Deal with the layout the page laid out (its chips, one request), the round's first
 # change: as many as a Deal, the new play inserted with its bets and decision in one
 # statement where a Deal updates the decision of a play stored before.
