@@ -269,6 +269,68 @@ def write_together(
     return ids, list(row[-1] or []) if read is not None else []
 
 
+def insert_events(
+    *, table_id: int, events: Sequence[tuple[str, Any]], created_at: Any, db: str = "default"
+) -> int:
+    """Number ``events`` (kind, data) with the table's next sequence numbers and store
+    them; the table's last number now. The statement that raises ``Table.event_seq``
+    takes the table's row lock (or finds it held by the caller's transaction), so the
+    numbers follow the order of the commits.
+
+    On PostgreSQL one statement (``UPDATE ... RETURNING`` feeding the ``INSERT``): a
+    player's own change takes the table's lock here, for this statement and its commit
+    alone. Elsewhere the update, then the insert."""
+    connection = connections[db]
+    quote = connection.ops.quote_name
+    meta, tables = TableEvent._meta, quote(Table._meta.db_table)
+    seq_column = quote(cast("Field[Any, Any]", Table._meta.get_field("event_seq")).column or "")
+    fields = [cast("Field[Any, Any]", meta.get_field(name)) for name in ("kind", "data")]
+    stamp = cast("Field[Any, Any]", meta.get_field("created_at"))
+    count = len(events)
+    raise_seq = (
+        f"UPDATE {tables} SET {seq_column} = {seq_column} + %s"  # noqa: S608
+        f" WHERE id = %s RETURNING {seq_column}"
+    )
+    values = [
+        field.get_db_prep_save(value, connection)
+        for kind, data in events
+        for field, value in zip(fields, (kind, data), strict=True)
+    ]
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(raise_seq, [count, table_id])
+            (last,) = cursor.fetchone()
+        TableEvent.objects.using(db).bulk_create(
+            TableEvent(
+                table_id=table_id, seq=last - count + n, kind=kind, data=data, created_at=created_at
+            )
+            for n, (kind, data) in enumerate(events, start=1)
+        )
+        return int(last)
+    types = [field.db_type(connection) for field in fields]
+    row = ", ".join(["%s::integer", *(f"%s::{db_type}" for db_type in types)])
+    params: list[Any] = [count, table_id, table_id, count]
+    params.append(stamp.get_db_prep_save(created_at, connection))
+    for n in range(count):
+        params += [n + 1, *values[2 * n : 2 * n + 2]]
+    names = ", ".join(
+        quote(cast("Field[Any, Any]", meta.get_field(name)).column or "")
+        for name in ("table", "seq", "kind", "data", "created_at")
+    )
+    # Nothing but the models' own table and column names and column types goes in.
+    sql = (
+        f"WITH t AS ({raise_seq})"  # noqa: S608
+        f" INSERT INTO {quote(meta.db_table)} ({names})"
+        f" SELECT %s, t.{seq_column} - %s + v.n, v.kind, v.data, %s"
+        f" FROM t, (VALUES {', '.join([f'({row})'] * count)}) AS v (n, kind, data)"
+        f" RETURNING seq"
+    )
+    rows = fetch_rows(connection, sql, params)
+    if len(rows) != count:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return max(int(seq) for (seq,) in rows)
+
+
 def _update_from_values(
     connection: BaseDatabaseWrapper, objects: Sequence[Model], fields: list[str]
 ) -> Statement:

@@ -86,7 +86,8 @@ def table_change(
 
 
 def event_write(table: Table, kind: str, **data: Any) -> None:
-    """Write one event for ``table`` (locked by the caller, in its transaction)."""
+    """Write one event for ``table`` in the caller's transaction (the statement that
+    numbers it takes the table's row lock, if the change has not taken it yet)."""
     events_write(table, [(kind, data)])
 
 
@@ -103,24 +104,13 @@ def events_write(table: Table, events: list[tuple[str, dict[str, Any]]]) -> None
 
 
 def _insert(table: Table, events: list[tuple[str, dict[str, Any]]]) -> None:
-    now = timezone.now()
-    rows = []
-    for kind, data in events:
-        table.event_seq += 1
-        rows.append(
-            TableEvent(table=table, seq=table.event_seq, kind=kind, data=data, created_at=now)
-        )
-    # The table's number and its events: one statement on PostgreSQL, under the lock the
-    # change holds until its commit.
-    alias = table._state.db or "default"
-    db.write_together(
-        alias,
-        [
-            db.update_row(Table, table.pk, {"event_seq": table.event_seq}, db=alias),
-            db.insert_statement(rows, db=alias),
-        ],
+    # The table's number and its events: one statement on PostgreSQL, which takes the
+    # table's row lock when the change has not taken it before (a player's own change),
+    # held until the commit.
+    seq = db.insert_events(
+        table_id=table.pk, events=events, created_at=timezone.now(), db=table._state.db or "default"
     )
-    seq = table.event_seq
+    table.event_seq = seq
     transaction.on_commit(lambda: announce(table.pk, seq))
 
 

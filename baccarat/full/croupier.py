@@ -15,7 +15,8 @@ every full table as a backstop when the worker died. Every change takes its lock
 order, seats then the table (:mod:`baccarat.events`), so eight Deal presses in the same
 instant make one deal, and writes its events in the same transaction. A player's own
 press does its work under their seat's lock, beside the others' presses, and holds the
-table's lock only for its event and the count of who has decided (:func:`_own_change`).
+table's lock only for the statement that stores its event, and its commit
+(:func:`_own_change`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from django.utils import timezone
 
 from baccarat import db, engine
 from baccarat.errors import RoundError
-from baccarat.events import event_write, events_write, locked_table, table_change
+from baccarat.events import event_write, events_write, table_change
 from baccarat.full.seats import seats_stand_up_all, seats_stand_up_due
 from baccarat.integrity import shoes
 from baccarat.models import Play, Round, Seat, Shoe, Table
@@ -230,10 +231,10 @@ def _open(table: Table, now: datetime) -> Round:
 
 
 def _everyone_decided(round: Round) -> bool:
-    """Whether every seat that plays ``round`` (:func:`_in_round`) has decided it, the
-    decision just written included: one query under the table's lock, on every decision,
-    that reads no seat or player. Under that lock every decision told before is
-    committed: of presses deciding at once, the last to tell finds everyone decided."""
+    """Whether every seat that plays ``round`` (:func:`_in_round`) has decided it: one
+    query that reads no seat or player. A decision asks it after its commit, so of
+    presses deciding at once the last to commit finds everyone decided (and one before it
+    may too: a tick more, which finds nothing to do)."""
     decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(decision="")
     counts = Seat.objects.filter(table_id=round.table_id, sat_at__lte=round.created_at).aggregate(
         playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided))
@@ -249,7 +250,8 @@ def _own_change(table: Table, player: User) -> Iterator[Seat]:
     """A change of the player's own part of the round (chips, Deal, Pass): a transaction
     that locks their seat first (``seat.stack``: their stack here), so their presses come
     one after another while the other players' go on beside them. The table's lock comes
-    last, for the event and what is counted in order (:func:`_tell`).
+    last, taken by the statement that numbers and stores the change's event
+    (:func:`baccarat.events.event_write`), and held for its commit alone.
 
     Whatever may change another player's part or the round's state (the croupier's step,
     a void, standing up) locks the seats before the table (:mod:`baccarat.events`): it
@@ -260,12 +262,6 @@ def _own_change(table: Table, player: User) -> Iterator[Seat]:
         if seat is None:
             raise RoundError("not_seated")
         yield seat
-
-
-def _tell(table: Table, kind: str, **data: Any) -> None:
-    """The table's row lock, taken last by a player's own change, and its event: event
-    numbers, and whatever is counted after them, in the order of the commits."""
-    event_write(locked_table(table.pk), kind, **data)
 
 
 def _betting_round(
@@ -322,7 +318,7 @@ def _edit(table: Table, player: User, edit: betting.LayoutEdit, token: str = "")
             round=round, play=play, player=player, edit=edit, stack=stack, token=token
         )
         if not token or play.chip_keys != before:
-            _tell(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
+            event_write(table, "bets", round=round.pk, seat=seat.number, stakes=stakes)
         return Mine(seat, round, play, stack)  # a chip moves no money: the stack is as it was
 
 
@@ -428,7 +424,6 @@ def _decide(
     *, table: Table, player: User, deal: bool, token: str, stakes: betting.Stakes | None
 ) -> Decided:
     raised: list[str] = []
-    last = False
     with _own_change(table, player) as seat:
         round, play = _betting_round(table, seat, player, create=False)
         stack = seat.stack or 0  # type: ignore[attr-defined]
@@ -457,13 +452,15 @@ def _decide(
         # Stakes the Deal changed (its layout, or raised to the minimum) come with it:
         # every page shows them as they are played, in one event.
         told = {"stakes": played} if raised or (deal and played != before) else {}
-        _tell(table, "decision", round=round.pk, seat=seat.number, decision=play.decision, **told)
-        if _everyone_decided(round):
-            # Betting is over before its deadline: the tick closes it and deals now. (While
-            # others still decide, the tick at the deadline is already on its way.)
-            last = True
-            schedule_tick(table.pk, timezone.now())
-    return Decided(raised, last, Mine(seat, round, play, stack))
+        event_write(
+            table, "decision", round=round.pk, seat=seat.number, decision=play.decision, **told
+        )
+    if _everyone_decided(round):
+        # Betting is over before its deadline: the tick closes it and deals now. (While
+        # others still decide, the tick at the deadline is already on its way.)
+        schedule_tick(table.pk, timezone.now())
+        return Decided(raised, True, Mine(seat, round, play, stack))
+    return Decided(raised, False, Mine(seat, round, play, stack))
 
 
 def _commit(

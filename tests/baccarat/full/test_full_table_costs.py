@@ -128,19 +128,19 @@ EVENTS_APART = PLAY_APART = 0 if connection.vendor == "postgresql" else 1
 # The croupier's step locks every seat before the table, one statement on PostgreSQL;
 # SQLite has no row locks (a write transaction holds the whole database).
 SEATS_LOCK = 1 if connection.vendor == "postgresql" else 0
-# On PostgreSQL: a chip 11 (in its transaction: the seat locked with the stack, the open
-# round and the player's play with its bets, written-out reads; the bets; then the
-# table's lock and the event; the answer, the player's own part of the board, is drawn
-# from them as the chip left them), a Deal 13 (the seat, those two reads, the ledger's
-# two, the play with its decision, then under the table's lock the event and one count
-# of who has still to decide, the commit), the last Deal as many (it leaves the deal to
-# the croupier's step). The croupier's step that deals 23 (every seat locked, then the
-# table; the lock reads the stakes escrowed at each DEAL back in one query and locks
-# and settles the round and plays it read under those locks, not read again; the
-# settlement of all eight is one ledger write, their plays and bets written with the
-# round), in the worker, where no player waits for it.
-FULL_BET_BUDGET = 11 + EVENTS_APART + SESSION_READ
-FULL_DEAL_BUDGET = 13 + LEDGER_EXTRA + EVENTS_APART + SESSION_READ  # the stake's posting
+# On PostgreSQL: a chip 10 (in its transaction: the seat locked with the stack, the open
+# round and the player's play with its bets, written-out reads; the bets; the event,
+# whose statement takes the table's lock for it and the commit alone; the answer, the
+# player's own part of the board, is drawn from them as the chip left them), a Deal 12
+# (the seat, those two reads, the ledger's two, the play with its decision, the event,
+# the commit, then one count of who has still to decide), the last Deal as many (it
+# leaves the deal to the croupier's step). The croupier's step that deals 23 (every
+# seat locked, then the table; the lock reads the stakes escrowed at each DEAL back in
+# one query and locks and settles the round and plays it read under those locks, not
+# read again; the settlement of all eight is one ledger write, their plays and bets
+# written with the round), in the worker, where no player waits for it.
+FULL_BET_BUDGET = 10 + EVENTS_APART + SESSION_READ
+FULL_DEAL_BUDGET = 12 + LEDGER_EXTRA + EVENTS_APART + SESSION_READ  # the stake's posting
 DEALING_STEP_BUDGET = 22 + SEATS_LOCK + LEDGER_EXTRA + APART + EVENTS_APART  # the settlement
 # Deal with the layout the page laid out (its chips, one request), the round's first
 # change: as many as a Deal, the new play inserted with its bets and decision in one
