@@ -37,8 +37,11 @@ CHANNEL_PREFIX = "casino:table-events:"
 
 def locked_table(table_id: int) -> Table:
     """The table row, locked for the rest of the transaction: every change at a full
-    table starts here, so its changes (and its event numbers) come one after another."""
-    table = db.row_where(Table, "id", table_id, lock=True)
+    table takes it, so its changes (and its event numbers) come one after another. The
+    lock is the one an update of the row takes (``FOR NO KEY UPDATE``): a player's press
+    meanwhile still stores its play, which refers to the table, and waits only where it
+    takes the table's lock itself, for its event."""
+    table = db.row_where(Table, "id", table_id, lock=True, no_key=True)
     if table is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     return table
