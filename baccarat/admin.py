@@ -63,7 +63,11 @@ class TableAdmin(admin.ModelAdmin):
         with transaction.atomic():
             before = None
             if change:
-                before = table_config(Table.objects.select_for_update().get(pk=obj.pk))
+                locked = Table.objects.select_for_update().get(pk=obj.pk)
+                before = table_config(locked)
+                # The form's object was read before this lock: what play at the table wrote
+                # since (its event numbers, its planned tick) is kept, not written back.
+                obj.event_seq, obj.tick_due = locked.event_seq, locked.tick_due
             super().save_model(request, obj, form, change)
             after = table_config(obj)
             if before != after:

@@ -3,10 +3,14 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.contrib import admin
+from django.db import transaction
 from django.urls import reverse
 
+from baccarat.admin import TableAdmin
 from baccarat.admin_forms import table_config
-from baccarat.models import Table
+from baccarat.events import event_write, locked_table
+from baccarat.models import Table, TableEvent
 from baccarat.play import betting, rounds
 from casino.support.models import TableChange
 from wallet.services import wallet_rebuy
@@ -55,6 +59,29 @@ def test_table_admin_changes_a_table_and_the_audit_log_records_it(
     assert log.changed_by == table_admin
     assert log.before["tie_pays"] == 8 and log.after["tie_pays"] == 9
     assert {name for name, _, _ in log.changed_fields()} == {"tie_pays", "max_tie"}
+
+
+def test_a_save_keeps_the_events_the_table_wrote_since_its_form_was_read(
+    rf, table_admin, single_table
+):
+    """The admin reads the table, then play at it writes an event before the save takes the
+    row's lock: the save must not put the table's event number back (the next event would
+    take a number already used, and every change at the table would fail)."""
+    read_by_the_form = Table.objects.get(pk=single_table.pk)
+    with transaction.atomic():
+        event_write(locked_table(single_table.pk), "chat_unmuted", player="someone")
+    read_by_the_form.tie_pays = 9
+    request = rf.post("/")
+    request.user = table_admin
+    TableAdmin(Table, admin.site).save_model(request, read_by_the_form, None, change=True)
+    single_table.refresh_from_db()
+    assert (single_table.tie_pays, single_table.event_seq) == (9, 1)
+    with transaction.atomic():
+        event_write(locked_table(single_table.pk), "chat_unmuted", player="someone")
+    assert list(TableEvent.objects.filter(table=single_table).values_list("seq", flat=True)) == [
+        1,
+        2,
+    ]
 
 
 @pytest.mark.parametrize(
