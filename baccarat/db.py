@@ -291,11 +291,6 @@ def insert_events(
         f"UPDATE {tables} SET {seq_column} = {seq_column} + %s"  # noqa: S608
         f" WHERE id = %s RETURNING {seq_column}"
     )
-    values = [
-        field.get_db_prep_save(value, connection)
-        for kind, data in events
-        for field, value in zip(fields, (kind, data), strict=True)
-    ]
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(raise_seq, [count, table_id])
@@ -311,19 +306,21 @@ def insert_events(
     row = ", ".join(["%s::integer", *(f"%s::{db_type}" for db_type in types)])
     params: list[Any] = [count, table_id, table_id, count]
     params.append(stamp.get_db_prep_save(created_at, connection))
-    for n in range(count):
-        params += [n + 1, *values[2 * n : 2 * n + 2]]
-    names = ", ".join(
+    kind_field, data_field = fields
+    for n, (kind, data) in enumerate(events, start=1):
+        params += [n, kind_field.get_db_prep_save(kind, connection)]
+        params.append(data_field.get_db_prep_save(data, connection))
+    names = [
         quote(cast("Field[Any, Any]", meta.get_field(name)).column or "")
         for name in ("table", "seq", "kind", "data", "created_at")
-    )
+    ]
     # Nothing but the models' own table and column names and column types goes in.
     sql = (
         f"WITH t AS ({raise_seq})"  # noqa: S608
-        f" INSERT INTO {quote(meta.db_table)} ({names})"
+        f" INSERT INTO {quote(meta.db_table)} ({', '.join(names)})"
         f" SELECT %s, t.{seq_column} - %s + v.n, v.kind, v.data, %s"
         f" FROM t, (VALUES {', '.join([f'({row})'] * count)}) AS v (n, kind, data)"
-        f" RETURNING seq"
+        f" RETURNING {names[1]}"
     )
     rows = fetch_rows(connection, sql, params)
     if len(rows) != count:
