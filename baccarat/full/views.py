@@ -119,6 +119,9 @@ def render_full_table(
             results,
             key=f"t{table.pk}",
             just_dealt=just_dealt,
+            # The page shows the panel from before the coup until its cards have turned:
+            # it holds that panel, and copies it (table.js), rather than have it sent.
+            before_on_page=not full_page,
         ),
         "empty_note": _empty_note(state),
         "words": _board_words(state),
