@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, F, Max, OuterRef, Value
+from django.db.models import F, Max, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
 
@@ -235,11 +235,8 @@ def _everyone_decided(round: Round) -> bool:
     query that reads no seat or player. A decision asks it after its commit, so of
     presses deciding at once the last to commit finds everyone decided (and one before it
     may too: a tick more, which finds nothing to do)."""
-    decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(decision="")
-    counts = Seat.objects.filter(table_id=round.table_id, sat_at__lte=round.created_at).aggregate(
-        playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided))
-    )
-    return bool(counts["playing"]) and not counts["undecided"]
+    playing, undecided = db.round_deciders(round_id=round.pk)
+    return bool(playing) and not undecided
 
 
 # Betting ----------------------------------------------------------------------------

@@ -352,6 +352,47 @@ def test_a_full_tables_board_reads_what_the_orm_reads(
     assert round_plays(round_ids=[]) == []
 
 
+def test_who_still_decides_a_round_is_what_the_orm_counts(
+    salon: Table, django_assert_num_queries: Any
+) -> None:
+    """Of the seats taken when the round opened, those without a Deal or Pass in it: a
+    seat taken later does not play the round, chips without a decision are no decision."""
+    from django.db.models import Count, Exists, OuterRef
+
+    from baccarat.db import round_deciders
+    from baccarat.full import croupier
+    from baccarat.models import Seat
+    from tests.baccarat.conftest import ready, sit
+
+    def orm(round: Round) -> tuple[int, int]:
+        decided = Play.objects.filter(round=round, player_id=OuterRef("player_id")).exclude(
+            decision=""
+        )
+        counts = Seat.objects.filter(
+            table_id=round.table_id, sat_at__lte=round.created_at
+        ).aggregate(playing=Count("pk"), undecided=Count("pk", filter=~Exists(decided)))
+        return counts["playing"], counts["undecided"]
+
+    anna, ben = sit(salon, "anna", 1), sit(salon, "ben", 2)
+    sit(salon, "cleo", 3)
+    first = ready(salon)
+    assert round_deciders(round_id=first.pk) == orm(first) == (3, 3)
+    croupier.full_bet(table=salon, player=anna, kind="banker", amount=500, take_back=False)
+    croupier.full_decide(table=salon, player=anna, deal=True)
+    croupier.full_bet(table=salon, player=ben, kind="player", amount=500, take_back=False)
+    Seat.objects.filter(table=salon, number=3).update(
+        sat_at=first.created_at + timedelta(seconds=1)
+    )
+    sit(salon, "dora", 4)  # sat down after the round opened: waits for the next
+    with django_assert_num_queries(1):
+        counted = round_deciders(round_id=first.pk)
+    assert counted == orm(first) == (2, 1)  # ben has chips and no decision
+    croupier.full_decide(table=salon, player=ben, deal=False)
+    assert round_deciders(round_id=first.pk) == orm(first) == (2, 0)
+    Seat.objects.filter(table=salon).delete()
+    assert round_deciders(round_id=first.pk) == orm(first) == (0, 0)
+
+
 def test_a_tables_events_after_a_number_are_what_the_orm_reads(
     table: Table, cut_table: Table, django_assert_num_queries: Any
 ) -> None:
