@@ -313,7 +313,11 @@ class Watcher:
             if self._degraded:
                 self._degraded = False
                 logger.warning("live events: Redis pub/sub answers again")
-                self._notify_all()
+            # A stream that began before this subscription (the process's first, or any
+            # while Redis was away) may have missed the nudge of an event written
+            # meanwhile: each watched table reads its rows once, instead of its streams
+            # waiting out their quiet while.
+            self._notify_all()
             asked = False
             while True:
                 message = await pubsub.get_message(timeout=timeout if asked else QUIET_SECONDS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from baccarat.integrity.audit import audit_violations
@@ -48,9 +49,25 @@ def caught_up(page, slug: str = "salon") -> None:
     """The page's board shows the table as of its last event, so no refresh is still on
     its way (one landing between filling a form and sending it would reset the form)."""
     seq = Table.objects.get(slug=slug).event_seq
-    expect(page.locator(f"#board[data-seq='{seq}']")).to_have_count(1)
-    expect(page.locator(".full-table[data-board-due]")).to_have_count(0)  # no fetch due
+    try:
+        # As of that event or a later one (the croupier may have written one since).
+        page.wait_for_function(CAUGHT_UP, arg=seq, timeout=10_000)
+    except PlaywrightError as error:
+        seen = page.evaluate(PAGE_EVENTS)
+        raise AssertionError(f"the page did not catch up with event {seq}: {seen}") from error
     settled(page)
+
+
+CAUGHT_UP = """seq => {
+  const board = document.getElementById("board");
+  return !!board && Number(board.dataset.seq) >= seq
+    && !document.querySelector(".full-table[data-board-due]");
+}"""
+# What the page got of the events and which boards it fetched (full_table.js).
+PAGE_EVENTS = """() => ({
+  board: (document.getElementById("board") || {dataset: {}}).dataset.seq,
+  events: window.tableEvents,
+})"""
 
 
 def refresh_board(page) -> None:

@@ -1,10 +1,12 @@
 """The per-process feed of a table's live events: one read for every stream at the table,
-a contiguous run of event numbers, and no wake-up lost while a stream was busy."""
+a contiguous run of event numbers, and no wake-up lost while a stream was busy or before
+the process subscribed."""
 
 from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from baccarat.full.live import Feed, Watcher
 
@@ -51,3 +53,53 @@ def test_a_wake_while_a_stream_was_busy_is_not_lost() -> None:
         woke, quiet, quick = pool.submit(asyncio.run, scenario()).result(30)
     assert woke is True and quick < 0.5
     assert quiet is False
+
+
+def test_streams_that_began_before_the_subscription_read_their_rows_once_it_is_made(
+    monkeypatch: Any,
+) -> None:
+    """The nudge of an event written after a stream's first read and before the web
+    process subscribed to Redis never comes: once subscribed, every watched table reads
+    its rows (its streams are woken), rather than wait out the quiet while."""
+    import redis.asyncio
+
+    class PubSub:
+        def __init__(self) -> None:
+            self.confirmed = False
+
+        async def psubscribe(self, pattern: str) -> None:
+            pass
+
+        async def get_message(self, timeout: float) -> dict[str, Any] | None:
+            if not self.confirmed:
+                self.confirmed = True
+                return {"type": "psubscribe"}
+            await asyncio.sleep(timeout)
+            return None
+
+        async def ping(self) -> None:
+            pass
+
+        async def aclose(self) -> None:
+            pass
+
+    class Client:
+        def pubsub(self) -> PubSub:
+            return PubSub()
+
+        async def aclose(self) -> None:
+            pass
+
+    monkeypatch.setattr(redis.asyncio.Redis, "from_url", lambda *args, **kwargs: Client())
+
+    async def scenario() -> int:
+        watcher = Watcher()
+        watcher._ensure_running = lambda: None  # type: ignore[method-assign]
+        watcher.join(7)  # a stream at table 7 read its rows and waits
+        listening = asyncio.get_running_loop().create_task(watcher._listen("redis://x/0"))
+        await asyncio.sleep(0.2)
+        listening.cancel()
+        return watcher.wakes(7)
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, scenario()).result(30) == 1
