@@ -67,6 +67,11 @@ def render_full_table(
     ``?dealt=<round>`` (sent by the page when the events say a round was dealt) shows
     that round's cards being dealt; any later view shows them as they lie.
     """
+    if request.method == "POST":
+        # The answer to an action (sitting down, the cut...): ``table`` was read before
+        # the action's events, and those of the croupier's tick it may have run. The
+        # board says which event it shows as of (``data-seq``), read before its state.
+        table.event_seq = Table.objects.values_list("event_seq", flat=True).get(pk=table.pk)
     state = full_state.full_table_state(table=table, viewer=request.user)  # type: ignore[arg-type]
     if state.me is not None:
         seats.seat_seen(

@@ -606,6 +606,9 @@
       if (data.seq === seq + 1) seq = data.seq; // shown now, with nothing missing before it
     });
     b.dataset.seq = String(seq);
+    // Older than events this page has had and cannot draw (an answer drawn before a
+    // board fetched since): the board is fetched again, unless a fetch is due already.
+    if (seq < lastSeq && !table.dataset.boardDue) refresh();
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -65,7 +65,8 @@ CAUGHT_UP = """seq => {
 }"""
 # What the page got of the events and which boards it fetched (full_table.js).
 PAGE_EVENTS = """() => ({
-  board: (document.getElementById("board") || {dataset: {}}).dataset.seq,
+  boards: Array.from(document.querySelectorAll("#board"), (board) => board.dataset.seq),
+  due: !!document.querySelector(".full-table[data-board-due]"),
   events: window.tableEvents,
 })"""
 

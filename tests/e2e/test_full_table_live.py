@@ -292,6 +292,11 @@ def test_seats_change_on_every_page_while_the_cards_turn(pages) -> None:
     # down, bob leaves.
     turning = f"#board.dealing:not(.revealed)[data-round='{round.pk}']"
     expect(c.locator(turning)).to_have_count(1, timeout=10_000)
+    # Until the cards have turned, the statistics from before the coup: the page's own
+    # panel, copied in by its script (the board sends the panel after the coup only).
+    expect(c.locator("#shoe-stats .before .road-empty")).to_have_count(1)
+    beads = "#shoe-stats .outcome .road-bead circle.bead:not(.ask-preview *)"
+    expect(c.locator(beads)).to_have_count(1)
     c.locator(".sit-form button[type=submit]").click()
     b.locator("#btn-exit").click()
     b.wait_for_url(lambda url: url.endswith("/") and "/tables/" not in url)  # the lobby

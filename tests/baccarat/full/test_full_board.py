@@ -167,3 +167,19 @@ def test_a_spectators_chip_gets_the_whole_board_and_without_the_script_a_redirec
     plain = post(client, salon, "bet/", {"kind": "banker", "amount": 500})
     assert plain.status_code == 302
     assert plain["Location"] == reverse("baccarat:table", args=[salon.slug])
+
+
+def test_the_answer_to_sitting_down_says_the_event_its_board_shows(
+    salon: Table, client: Any
+) -> None:
+    """The first player to sit starts the table (a new shoe, the cut offered) in the same
+    request: the board of the answer shows all of it, and says so (``data-seq``), so that
+    the page does not take it for a board from before the events it has had."""
+    client.force_login(make_player("anna"))
+    url = reverse("baccarat:table_sit", args=[salon.slug])
+    answer = client.post(url, {"seat": 1, "amount": 100, "token": "anna"}, **HTMX)
+    salon.refresh_from_db()
+    kinds = list(TableEvent.objects.filter(table=salon).order_by("seq").values_list("kind"))
+    assert [kind for (kind,) in kinds] == ["sit", "shoe_new", "cut_offer"]
+    assert re.search(r'<div id="board"[^>]* data-seq="3"', answer.content.decode())
+    assert salon.event_seq == 3
