@@ -29,9 +29,9 @@
   if (wordsData) words = JSON.parse(wordsData.textContent);
   var me = table.dataset.me;
   var lastSeq = Number(table.dataset.eventSeq || "0");
-  // Events drawn from their data since the board now on the page was asked for: a board
-  // drawn before one of them committed gets it drawn again (each draw sets, so twice is
-  // harmless).
+  // Events drawn from their data since the board now on the page was asked for (and the
+  // chat's, which the board does not show): a board drawn before one of them committed
+  // gets it drawn again (each draw sets, so twice is harmless).
   var drawn = [];
   var ownRequests = 0; // this page's own actions in flight: their answers draw the board
 
@@ -433,9 +433,12 @@
     var gap = data.seq !== lastSeq + 1; // events this page never got: its board catches up
     lastSeq = Math.max(lastSeq, data.seq);
     var b = board();
-    if (data.kind === "chat" || data.kind === "chat_removed") { chatEvent(data); }
-    else if (data.kind === "chat_unmuted") { if (data.player === me) chatRefresh(true); }
-    else {
+    if (data.kind === "chat" || data.kind === "chat_removed" || data.kind === "chat_unmuted") {
+      // The chat's, drawn beside the board: nothing of the board changes with them.
+      if (data.kind === "chat_unmuted") { if (data.player === me) chatRefresh(true); }
+      else chatEvent(data);
+      if (!gap) drawn.push(data);
+    } else {
       if ((data.kind === "sit" || data.kind === "leave") && data.player === me) chatRefresh(true);
       if (data.kind === "card" || data.kind === "result") dealtRound = data.round;
       if (data.kind === "round_void") voided = true;
