@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from django.db import connections
 from django.utils import timezone
 
-from baccarat import engine
+from baccarat import db, engine
 from baccarat.board.selectors import (
     BUY_IN_MULTIPLES,
     SPOT_LETTERS,
     SPOT_ORDER,
     balances,
 )
-from baccarat.db import newest_shared_rounds, player_seat, round_plays, table_seats
+from baccarat.db import newest_shared_rounds, player_seat, round_plays
 from baccarat.models import Play, Round, Seat, Shoe, Table
 
 if TYPE_CHECKING:
@@ -133,20 +138,97 @@ OPEN_STATES = (Round.State.BETTING, Round.State.LOCKED)
 SHOWN_STATES = (*OPEN_STATES, Round.State.SETTLED)
 
 
+# The rows of the seats, of the newest rounds and of their plays.
+_Rows = tuple[Sequence[Sequence[Any]], Sequence[Sequence[Any]], Sequence[Sequence[Any]]]
+
+
+class _KeptReads:
+    """The rows of :func:`shared_reads`, kept per process: a few seconds, a few hundred
+    tables' worth, newest last. Threads share it (each request runs in one): the rows are
+    tuples, and each request loads its own model instances from them."""
+
+    SECONDS = 5.0
+    SIZE = 256
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rows: OrderedDict[tuple[str, int, int], tuple[float, _Rows]] = OrderedDict()
+
+    def get(self, key: tuple[str, int, int]) -> _Rows | None:
+        with self._lock:
+            kept = self._rows.get(key)
+            if kept is None or kept[0] < time.monotonic():
+                return None
+            return kept[1]
+
+    def put(self, key: tuple[str, int, int], rows: _Rows) -> None:
+        with self._lock:
+            self._rows[key] = (time.monotonic() + self.SECONDS, rows)
+            self._rows.move_to_end(key)
+            while len(self._rows) > self.SIZE:
+                self._rows.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+
+kept_reads = _KeptReads()
+
+
+def shared_reads(table: Table) -> tuple[list[Seat], list[Round], list[Play]]:
+    """The table's taken seats with their players, its two newest rounds shown (the open
+    one, the last one dealt) with their shoes, and their plays with their bets, as of
+    ``table.event_seq`` (read before this): fresh instances for this request.
+
+    Every change a board shows (a seat taken or left, chips, a decision, a round's step)
+    writes the table's next event in its own transaction, so every read after the number
+    ``table.event_seq`` became visible shows at least that much. Each browser at the table
+    fetches its board for the same events, eight at a time at a full table: the first of
+    them in a web process reads the rows, the others at that event number load theirs
+    from the same rows (:class:`_KeptReads`)."""
+    alias = table._state.db or "default"
+    key = (alias, table.pk, table.event_seq)
+    rows = kept_reads.get(key)
+    if rows is not None:
+        seats_rows, round_rows, play_rows = rows
+        rounds = db.load_shared_rounds(round_rows, alias)
+        return (
+            db.load_table_seats(seats_rows, alias),
+            rounds,
+            db.load_round_plays(play_rows, alias),
+        )
+    connection = connections[alias]
+    seat_rows = db.fetch_rows(connection, *db.table_seats_query(table.pk, alias))
+    query = db.newest_shared_rounds_query(table.pk, SHOWN_STATES, 2, alias)
+    round_rows = db.fetch_rows(connection, *query)
+    rounds = db.load_shared_rounds(round_rows, alias)
+    ids = [round.pk for round in rounds]
+    play_rows = db.fetch_rows(connection, *db.round_plays_query(ids, None, alias)) if ids else []
+    if _committed(connection):
+        kept_reads.put(key, (tuple(seat_rows), tuple(round_rows), tuple(play_rows)))
+    return db.load_table_seats(seat_rows, alias), rounds, db.load_round_plays(play_rows, alias)
+
+
+def _committed(connection: Any) -> bool:
+    """What this connection reads is committed: no transaction of its own is open. (A
+    test's own blocks stand for the commits of a real run: Django's durable blocks do not
+    count them either.)"""
+    return all(getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+
+
 def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     """The table as ``viewer`` sees it: seats with their bets and decisions, the round,
     the viewer's own money and bets, the last deal and the shoe."""
-    # Read on every live event by every browser at the table: written out (baccarat.db).
-    taken = {seat.number: seat for seat in table_seats(table_id=table.pk)}
+    # The seats, the newest rounds and their plays: the same for every viewer of the
+    # table at one event number, read once per process (shared_reads).
+    taken_seats, newest, plays = shared_reads(table)
+    taken = {seat.number: seat for seat in taken_seats}
     me = next((seat for seat in taken.values() if seat.player_id == viewer.pk), None)
-    # The round taking bets or being dealt, and the last one dealt, in one read: at most
-    # one round of a full table is open, and it is the newest of these.
-    newest = newest_shared_rounds(table_id=table.pk, states=SHOWN_STATES, count=2)
     for round in newest:
         round.table = table
     open_round = newest[0] if newest and newest[0].state in OPEN_STATES else None
     last_round = next((r for r in newest if r.state == Round.State.SETTLED), None)
-    plays = round_plays(round_ids=[round.pk for round in newest])
     now_plays = {p.player_id: p for p in plays if open_round and p.round_id == open_round.pk}
     last_plays = {p.player_id: p for p in plays if last_round and p.round_id == last_round.pk}
     # The open shoe: the newest round's while it is unfinished (a table has one open
