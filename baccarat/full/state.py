@@ -6,7 +6,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -140,28 +140,59 @@ SHOWN_STATES = (*OPEN_STATES, Round.State.SETTLED)
 
 # The rows of the seats, of the newest rounds and of their plays.
 _Rows = tuple[Sequence[Sequence[Any]], Sequence[Sequence[Any]], Sequence[Sequence[Any]]]
+_Key = tuple[str, int, int]  # the database, the table, its event number
 
 
 class _KeptReads:
     """The rows of :func:`shared_reads`, kept per process: a few seconds, a few hundred
     tables' worth, newest last. Threads share it (each request runs in one): the rows are
-    tuples, and each request loads its own model instances from them."""
+    tuples, and each request loads its own model instances from them. The boards of one
+    event come together: while one request reads a table's rows, the others for the same
+    event number wait for them (at most ``WAIT`` seconds) rather than read them too."""
 
     SECONDS = 5.0
     SIZE = 256
+    WAIT = 1.0
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rows: OrderedDict[tuple[str, int, int], tuple[float, _Rows]] = OrderedDict()
+        self._rows: OrderedDict[_Key, tuple[float, _Rows]] = OrderedDict()
+        self._reading: dict[_Key, threading.Event] = {}
 
-    def get(self, key: tuple[str, int, int]) -> _Rows | None:
+    def get(self, key: _Key) -> _Rows | None:
         with self._lock:
-            kept = self._rows.get(key)
-            if kept is None or kept[0] < time.monotonic():
-                return None
-            return kept[1]
+            return self._fresh(key)
 
-    def put(self, key: tuple[str, int, int], rows: _Rows) -> None:
+    def _fresh(self, key: _Key) -> _Rows | None:
+        kept = self._rows.get(key)
+        if kept is None or kept[0] < time.monotonic():
+            return None
+        return kept[1]
+
+    def get_or_read(self, key: _Key, read: Callable[[], tuple[_Rows, bool]]) -> _Rows:
+        """The rows kept for ``key``, or those ``read`` returns with whether they may be
+        kept (committed)."""
+        with self._lock:
+            rows = self._fresh(key)
+            if rows is not None:
+                return rows
+            reading = self._reading.get(key)
+            if reading is None:
+                self._reading[key] = threading.Event()
+        if reading is not None:  # another request reads them: wait for its rows
+            reading.wait(self.WAIT)
+            rows = self.get(key)
+            return rows if rows is not None else read()[0]
+        try:
+            rows, keep = read()
+            if keep:
+                self._put(key, rows)
+            return rows
+        finally:
+            with self._lock:
+                self._reading.pop(key).set()
+
+    def _put(self, key: _Key, rows: _Rows) -> None:
         with self._lock:
             self._rows[key] = (time.monotonic() + self.SECONDS, rows)
             self._rows.move_to_end(key)
@@ -188,26 +219,24 @@ def shared_reads(table: Table) -> tuple[list[Seat], list[Round], list[Play]]:
     them in a web process reads the rows, the others at that event number load theirs
     from the same rows (:class:`_KeptReads`)."""
     alias = table._state.db or "default"
-    key = (alias, table.pk, table.event_seq)
-    rows = kept_reads.get(key)
-    if rows is not None:
-        seats_rows, round_rows, play_rows = rows
-        rounds = db.load_shared_rounds(round_rows, alias)
-        return (
-            db.load_table_seats(seats_rows, alias),
-            rounds,
-            db.load_round_plays(play_rows, alias),
-        )
     connection = connections[alias]
-    seat_rows = db.fetch_rows(connection, *db.table_seats_query(table.pk, alias))
-    query = db.newest_shared_rounds_query(table.pk, SHOWN_STATES, 2, alias)
-    round_rows = db.fetch_rows(connection, *query)
-    rounds = db.load_shared_rounds(round_rows, alias)
-    ids = [round.pk for round in rounds]
-    play_rows = db.fetch_rows(connection, *db.round_plays_query(ids, None, alias)) if ids else []
-    if _committed(connection):
-        kept_reads.put(key, (tuple(seat_rows), tuple(round_rows), tuple(play_rows)))
-    return db.load_table_seats(seat_rows, alias), rounds, db.load_round_plays(play_rows, alias)
+
+    def read() -> tuple[_Rows, bool]:
+        seat_rows = db.fetch_rows(connection, *db.table_seats_query(table.pk, alias))
+        query = db.newest_shared_rounds_query(table.pk, SHOWN_STATES, 2, alias)
+        round_rows = db.fetch_rows(connection, *query)
+        ids = [round.pk for round in db.load_shared_rounds(round_rows, alias)]
+        plays = db.fetch_rows(connection, *db.round_plays_query(ids, None, alias)) if ids else []
+        return (tuple(seat_rows), tuple(round_rows), tuple(plays)), _committed(connection)
+
+    seat_rows, round_rows, play_rows = kept_reads.get_or_read(
+        (alias, table.pk, table.event_seq), read
+    )
+    return (
+        db.load_table_seats(seat_rows, alias),
+        db.load_shared_rounds(round_rows, alias),
+        db.load_round_plays(play_rows, alias),
+    )
 
 
 def _committed(connection: Any) -> bool:

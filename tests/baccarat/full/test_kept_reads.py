@@ -5,6 +5,8 @@ play) stays theirs, and a change is on the next board."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -97,3 +99,38 @@ def test_each_board_has_instances_of_its_own(salon: Table, client: Any) -> None:
     for one, other in zip(first, second, strict=True):
         assert [row.pk for row in one] == [row.pk for row in other]
         assert all(a is not b for a, b in zip(one, other, strict=True))
+
+
+def test_the_boards_of_one_event_wait_for_the_rows_one_of_them_reads() -> None:
+    """Eight browsers ask for their boards at once: while one request reads the rows, the
+    others for the same event number wait for them instead of reading them too."""
+    reads = []
+    started, release = threading.Event(), threading.Event()
+    rows = ((("seat",),), (), ())
+
+    def read() -> Any:
+        reads.append(1)
+        started.set()
+        release.wait(2)
+        return rows, True
+
+    key = ("default", 1, 7)
+    got = []
+    first = threading.Thread(target=lambda: got.append(kept_reads.get_or_read(key, read)))
+    first.start()
+    started.wait(2)
+    others = [
+        threading.Thread(target=lambda: got.append(kept_reads.get_or_read(key, read)))
+        for _ in range(3)
+    ]
+    for thread in others:
+        thread.start()
+    time.sleep(0.2)  # the others have asked by now, while the first still reads
+    release.set()
+    for thread in [first, *others]:
+        thread.join(3)
+    assert len(reads) == 1 and got == [rows] * 4
+    # Rows that may not be kept (read in an open transaction) are not given to others.
+    kept_reads.clear()
+    assert kept_reads.get_or_read(key, lambda: (rows, False)) == rows
+    assert kept_reads.get(key) is None
