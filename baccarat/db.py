@@ -717,11 +717,6 @@ def _seat_columns() -> tuple[Columns, Columns]:
 
 def table_seats(*, table_id: int, db: str = "default") -> list[Seat]:
     """The table's taken seats with their players (``select_related("player")``)."""
-    return load_table_seats(fetch_rows(connections[db], *table_seats_query(table_id, db)), db)
-
-
-def table_seats_query(table_id: int, db: str = "default") -> Query:
-    """:func:`table_seats`' read, built but not run (its rows: :func:`load_table_seats`)."""
     connection = connections[db]
     seats, users = _seat_columns()
     quote = connection.ops.quote_name
@@ -732,15 +727,8 @@ def table_seats_query(table_id: int, db: str = "default") -> Query:
         f" JOIN {quote(get_user_model()._meta.db_table)} u ON u.id = st.player_id"
         " WHERE st.table_id = %s ORDER BY st.number"
     )
-    return sql, [table_id]
-
-
-def load_table_seats(rows: Iterable[Sequence[Any]], db: str = "default") -> list[Seat]:
-    """The seats of :func:`table_seats_query`'s rows, new instances on every call."""
-    connection = connections[db]
-    seats, users = _seat_columns()
     found = []
-    for row in rows:
+    for row in fetch_rows(connection, sql, [table_id]):
         seat = seats.load(connection, row[: len(seats.fields)])
         seat.player = users.load(connection, row[len(seats.fields) :])
         found.append(seat)
@@ -807,15 +795,6 @@ def newest_shared_rounds(
 ) -> list[Round]:
     """A full table's ``count`` newest rounds in ``states``, newest first, each with its
     shoe (its card order deferred), as ``select_related("shoe").defer("shoe__state")``."""
-    query = newest_shared_rounds_query(table_id, states, count, db)
-    return load_shared_rounds(fetch_rows(connections[db], *query), db)
-
-
-def newest_shared_rounds_query(
-    table_id: int, states: Sequence[str], count: int, db: str = "default"
-) -> Query:
-    """:func:`newest_shared_rounds`' read, built but not run (its rows:
-    :func:`load_shared_rounds`)."""
     connection = connections[db]
     quote = connection.ops.quote_name
     marks = ", ".join(["%s"] * len(states))
@@ -827,15 +806,8 @@ def newest_shared_rounds_query(
         f" WHERE r.table_id = %s AND r.shared AND r.state IN ({marks})"
         " ORDER BY r.id DESC LIMIT %s"
     )
-    return sql, [table_id, *states, count]
-
-
-def load_shared_rounds(rows: Iterable[Sequence[Any]], db: str = "default") -> list[Round]:
-    """The rounds of :func:`newest_shared_rounds_query`'s rows, new instances on every
-    call."""
-    connection = connections[db]
     rounds = []
-    for row in rows:
+    for row in fetch_rows(connection, sql, [table_id, *states, count]):
         round = _ROUND.load(connection, row[: len(_ROUND.fields)])
         shoe = row[len(_ROUND.fields) :]
         round.shoe = None if shoe[0] is None else _SHOE_SHOWN.load(connection, shoe)
@@ -850,15 +822,6 @@ def round_plays(
     (as :func:`with_bets`), in no order."""
     if not round_ids:
         return []
-    query = round_plays_query(round_ids, player_id, db)
-    return load_round_plays(fetch_rows(connections[db], *query), db)
-
-
-def round_plays_query(
-    round_ids: Sequence[int], player_id: int | None = None, db: str = "default"
-) -> Query:
-    """:func:`round_plays`' read (``round_ids`` not empty), built but not run (its rows:
-    :func:`load_round_plays`)."""
     connection = connections[db]
     quote = connection.ops.quote_name
     marks = ", ".join(["%s"] * len(round_ids))
@@ -868,15 +831,9 @@ def round_plays_query(
         f"SELECT {_PLAY.sql(connection)}, ({_bets_sql(connection, 'p')})"  # noqa: S608
         f" FROM {quote(Play._meta.db_table)} p WHERE p.round_id IN ({marks}){player}"
     )
-    return sql, [*round_ids] + ([] if player_id is None else [player_id])
-
-
-def load_round_plays(rows: Iterable[Sequence[Any]], db: str = "default") -> list[Play]:
-    """The plays of :func:`round_plays_query`'s rows with their bets, new instances on
-    every call."""
-    connection = connections[db]
+    params = [*round_ids] + ([] if player_id is None else [player_id])
     plays = []
-    for row in rows:
+    for row in fetch_rows(connection, sql, params):
         play = _PLAY.load(connection, row[: len(_PLAY.fields)])
         _load_bets(db, play, row[len(_PLAY.fields)])
         plays.append(play)

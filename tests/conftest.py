@@ -80,15 +80,6 @@ def _own_rate_limit_counters(settings):
 
 
 @pytest.fixture(autouse=True)
-def _no_kept_table_reads():
-    # A full table's reads are kept per process by table and event number; a test's
-    # rolled-back rows may come again with the same numbers in the next test.
-    from baccarat.full.state import kept_reads
-
-    kept_reads.clear()
-
-
-@pytest.fixture(autouse=True)
 def _default_language():
     # A request answers in its player's language and leaves it active in the thread, as
     # Django's LocaleMiddleware does: each test starts from the default instead of

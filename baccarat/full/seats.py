@@ -168,14 +168,8 @@ SEEN_EVERY_SECONDS = 5
 
 def seat_seen(*, table_id: int, player_id: int, last_seen: datetime | None = None) -> None:
     """The player's page is connected: their seat is kept. With the seat's ``last_seen``
-    at hand, nothing is written when it is recent anyway; and since what is at hand may
-    be a few seconds old (a board's reads are kept per event number), nor when the row
-    has been written since."""
+    at hand, nothing is written when it is recent anyway."""
     now = timezone.now()
-    recent = timedelta(seconds=SEEN_EVERY_SECONDS)
-    if last_seen is not None and now - last_seen < recent:
+    if last_seen is not None and now - last_seen < timedelta(seconds=SEEN_EVERY_SECONDS):
         return
-    seat = Seat.objects.filter(table_id=table_id, player_id=player_id)
-    if last_seen is not None:
-        seat = seat.filter(last_seen__lt=now - recent)
-    seat.update(last_seen=now)
+    Seat.objects.filter(table_id=table_id, player_id=player_id).update(last_seen=now)

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import math
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from django.db import connections
 from django.utils import timezone
 
-from baccarat import db, engine
+from baccarat import engine
 from baccarat.board.selectors import (
     BUY_IN_MULTIPLES,
     SPOT_LETTERS,
     SPOT_ORDER,
     balances,
 )
-from baccarat.db import newest_shared_rounds, player_seat, round_plays
+from baccarat.db import newest_shared_rounds, player_seat, round_plays, table_seats
 from baccarat.models import Play, Round, Seat, Shoe, Table
 
 if TYPE_CHECKING:
@@ -138,126 +133,20 @@ OPEN_STATES = (Round.State.BETTING, Round.State.LOCKED)
 SHOWN_STATES = (*OPEN_STATES, Round.State.SETTLED)
 
 
-# The rows of the seats, of the newest rounds and of their plays.
-_Rows = tuple[Sequence[Sequence[Any]], Sequence[Sequence[Any]], Sequence[Sequence[Any]]]
-_Key = tuple[str, int, int]  # the database, the table, its event number
-
-
-class _KeptReads:
-    """The rows of :func:`shared_reads`, kept per process: a few seconds, a few hundred
-    tables' worth, newest last. Threads share it (each request runs in one): the rows are
-    tuples, and each request loads its own model instances from them. The boards of one
-    event come together: while one request reads a table's rows, the others for the same
-    event number wait for them (at most ``WAIT`` seconds) rather than read them too."""
-
-    SECONDS = 5.0
-    SIZE = 256
-    WAIT = 1.0
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._rows: OrderedDict[_Key, tuple[float, _Rows]] = OrderedDict()
-        self._reading: dict[_Key, threading.Event] = {}
-
-    def get(self, key: _Key) -> _Rows | None:
-        with self._lock:
-            return self._fresh(key)
-
-    def _fresh(self, key: _Key) -> _Rows | None:
-        kept = self._rows.get(key)
-        if kept is None or kept[0] < time.monotonic():
-            return None
-        return kept[1]
-
-    def get_or_read(self, key: _Key, read: Callable[[], tuple[_Rows, bool]]) -> _Rows:
-        """The rows kept for ``key``, or those ``read`` returns with whether they may be
-        kept (committed)."""
-        with self._lock:
-            rows = self._fresh(key)
-            if rows is not None:
-                return rows
-            reading = self._reading.get(key)
-            if reading is None:
-                self._reading[key] = threading.Event()
-        if reading is not None:  # another request reads them: wait for its rows
-            reading.wait(self.WAIT)
-            rows = self.get(key)
-            return rows if rows is not None else read()[0]
-        try:
-            rows, keep = read()
-            if keep:
-                self._put(key, rows)
-            return rows
-        finally:
-            with self._lock:
-                self._reading.pop(key).set()
-
-    def _put(self, key: _Key, rows: _Rows) -> None:
-        with self._lock:
-            self._rows[key] = (time.monotonic() + self.SECONDS, rows)
-            self._rows.move_to_end(key)
-            while len(self._rows) > self.SIZE:
-                self._rows.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._rows.clear()
-
-
-kept_reads = _KeptReads()
-
-
-def shared_reads(table: Table) -> tuple[list[Seat], list[Round], list[Play]]:
-    """The table's taken seats with their players, its two newest rounds shown (the open
-    one, the last one dealt) with their shoes, and their plays with their bets, as of
-    ``table.event_seq`` (read before this): fresh instances for this request.
-
-    Every change a board shows (a seat taken or left, chips, a decision, a round's step)
-    writes the table's next event in its own transaction, so every read after the number
-    ``table.event_seq`` became visible shows at least that much. Each browser at the table
-    fetches its board for the same events, eight at a time at a full table: the first of
-    them in a web process reads the rows, the others at that event number load theirs
-    from the same rows (:class:`_KeptReads`)."""
-    alias = table._state.db or "default"
-    connection = connections[alias]
-
-    def read() -> tuple[_Rows, bool]:
-        seat_rows = db.fetch_rows(connection, *db.table_seats_query(table.pk, alias))
-        query = db.newest_shared_rounds_query(table.pk, SHOWN_STATES, 2, alias)
-        round_rows = db.fetch_rows(connection, *query)
-        ids = [round.pk for round in db.load_shared_rounds(round_rows, alias)]
-        plays = db.fetch_rows(connection, *db.round_plays_query(ids, None, alias)) if ids else []
-        return (tuple(seat_rows), tuple(round_rows), tuple(plays)), _committed(connection)
-
-    seat_rows, round_rows, play_rows = kept_reads.get_or_read(
-        (alias, table.pk, table.event_seq), read
-    )
-    return (
-        db.load_table_seats(seat_rows, alias),
-        db.load_shared_rounds(round_rows, alias),
-        db.load_round_plays(play_rows, alias),
-    )
-
-
-def _committed(connection: Any) -> bool:
-    """What this connection reads is committed: no transaction of its own is open. (A
-    test's own blocks stand for the commits of a real run: Django's durable blocks do not
-    count them either.)"""
-    return all(getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
-
-
 def full_table_state(*, table: Table, viewer: User) -> FullTableState:
     """The table as ``viewer`` sees it: seats with their bets and decisions, the round,
     the viewer's own money and bets, the last deal and the shoe."""
-    # The seats, the newest rounds and their plays: the same for every viewer of the
-    # table at one event number, read once per process (shared_reads).
-    taken_seats, newest, plays = shared_reads(table)
-    taken = {seat.number: seat for seat in taken_seats}
+    # Read on every live event by every browser at the table: written out (baccarat.db).
+    taken = {seat.number: seat for seat in table_seats(table_id=table.pk)}
     me = next((seat for seat in taken.values() if seat.player_id == viewer.pk), None)
+    # The round taking bets or being dealt, and the last one dealt, in one read: at most
+    # one round of a full table is open, and it is the newest of these.
+    newest = newest_shared_rounds(table_id=table.pk, states=SHOWN_STATES, count=2)
     for round in newest:
         round.table = table
     open_round = newest[0] if newest and newest[0].state in OPEN_STATES else None
     last_round = next((r for r in newest if r.state == Round.State.SETTLED), None)
+    plays = round_plays(round_ids=[round.pk for round in newest])
     now_plays = {p.player_id: p for p in plays if open_round and p.round_id == open_round.pk}
     last_plays = {p.player_id: p for p in plays if last_round and p.round_id == last_round.pk}
     # The open shoe: the newest round's while it is unfinished (a table has one open
