@@ -24,6 +24,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 LANGUAGES = ["en", "de", "it", "nl"]
 GALLERY = settings.VAR_DIR / "screenshots"
+
+# The points inside an element (its middle, and halfway to its left and top edges) at
+# which something else lies on top of it.
+COVERED = """el => {
+  const r = el.getBoundingClientRect();
+  const points = [[r.left + r.width / 2, r.top + r.height / 2],
+    [r.left + r.width / 4, r.top + r.height / 2], [r.left + r.width / 2, r.top + r.height / 4]];
+  return points.filter(([x, y]) => !el.contains(document.elementFromPoint(x, y)));
+}"""
+
 AXE = Axe()
 SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -171,6 +181,10 @@ def test_the_full_table_in_every_state(browser, asgi_server, language, size):
     gallery.shoot("full-betting")
 
     chat.chat_post(table=table, player=others[1], text="Bonne chance à tous !")
+    bubble = page.locator(".seat .chat-bubble")
+    expect(bubble).to_be_visible()
+    # The message lies whole over the spots above its seat: nothing of the felt covers it.
+    assert bubble.evaluate(COVERED) == []
     if page.locator("#chat").is_hidden():
         page.locator(".chat-toggle").first.click()
     expect(page.locator("#chat .chat-message")).to_have_count(1)
