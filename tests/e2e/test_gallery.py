@@ -34,6 +34,18 @@ COVERED = """el => {
   return points.filter(([x, y]) => !el.contains(document.elementFromPoint(x, y)));
 }"""
 
+# The seats whose Deal or Pass (or "Deciding…") and what the last deal brought them lie
+# over each other.
+STATUS_OVER_NET = """() => Array.from(document.querySelectorAll(".seat")).filter(seat => {
+  const status = seat.querySelector(".seat-status"), net = seat.querySelector(".seat-net");
+  if (!status || !net || !status.textContent.trim()) return false;
+  // In the seat's own layout, before it is tilted along the rail.
+  const box = el => ({left: el.offsetLeft, top: el.offsetTop,
+    right: el.offsetLeft + el.offsetWidth, bottom: el.offsetTop + el.offsetHeight});
+  const a = box(status), b = box(net);
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}).map(seat => seat.dataset.seat)"""
+
 AXE = Axe()
 SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -203,5 +215,7 @@ def test_the_full_table_in_every_state(browser, asgi_server, language, size):
     expect(page.locator(f"#board.revealed[data-round='{round.pk}']")).to_have_count(1)
     expect(page.locator(".result-banner")).to_be_visible()
     gallery.shoot("full-result")
+    assert page.locator(".seat .seat-net").count() == 4
+    assert page.evaluate(STATUS_OVER_NET) == []
     page.context.close()
     assert gallery.problems == {}, gallery.problems
