@@ -44,6 +44,8 @@ from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix, set_urlconf
 from django.utils.log import log_response
 
+from casino.runtime.slots import RequestSlots
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 
@@ -56,6 +58,7 @@ class ASGIHandler(DjangoASGIHandler):
         super().__init__()
         # Touched only from the event loop's thread: no lock.
         self._idle: list[ThreadPoolExecutor] = []
+        self.slots = RequestSlots(settings.CASINO_REQUEST_SLOTS)
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
@@ -64,7 +67,12 @@ class ASGIHandler(DjangoASGIHandler):
     def _respond_in_thread(self, scope: Any, request: HttpRequest) -> HttpResponseBase:
         """Everything of a request that runs in its thread, in one hop: the start signal,
         the middleware chain with the view, the log of an error, and the close of a
-        response whose body is in memory."""
+        response whose body is in memory; all of it in one of the process's request
+        slots (casino/runtime/slots.py)."""
+        with self.slots.slot():
+            return self._respond_in_slot(scope, request)
+
+    def _respond_in_slot(self, scope: Any, request: HttpRequest) -> HttpResponseBase:
         signals.request_started.send(sender=self.__class__, scope=scope)
         set_urlconf(settings.ROOT_URLCONF)
         response: Any = self._middleware_chain(request)

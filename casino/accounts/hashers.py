@@ -28,6 +28,7 @@ from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from casino.errors import Busy
+from casino.runtime.slots import outside_slot
 
 _slots_lock = threading.Lock()
 _slots: dict[int, threading.BoundedSemaphore] = {}
@@ -56,15 +57,17 @@ def release_pooled_connections(opened: Iterable[BaseDatabaseWrapper] | None = No
 
 @contextmanager
 def password_slot() -> Iterator[None]:
-    """Hold one of the process's password slots, with no pooled connection, for a hash."""
+    """Hold one of the process's password slots, with no pooled connection, for a hash;
+    the request's own slot goes to the next request meanwhile (casino/runtime/slots.py)."""
     release_pooled_connections()
     semaphore = _semaphore()
-    if not semaphore.acquire(timeout=settings.CASINO_PASSWORD_WAIT_SECONDS):
-        raise Busy("every password slot stayed taken")
-    try:
-        yield
-    finally:
-        semaphore.release()
+    with outside_slot():
+        if not semaphore.acquire(timeout=settings.CASINO_PASSWORD_WAIT_SECONDS):
+            raise Busy("every password slot stayed taken")
+        try:
+            yield
+        finally:
+            semaphore.release()
 
 
 class Argon2PasswordHasher(hashers.Argon2PasswordHasher):

@@ -10,10 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.urls import include, path
 
 from casino.asgi import ASGIHandler
+from casino.runtime.slots import RequestSlots, outside_slot
 
 seen: list[int] = []
 
@@ -161,3 +163,121 @@ def test_a_request_hops_to_its_thread_once(app: ASGIHandler, monkeypatch: Any) -
     assert len(hops) == 1
     assert threads == {"started": seen[0], "finished": seen[0]}
     assert run_loop(call(app, "/async/")) == (200, b"one two")  # a stream: closed after
+
+
+# Request slots (casino/runtime/slots.py) ------------------------------------------------
+
+running = {"now": 0, "most": 0}
+release = threading.Event()
+hashing = threading.Event()
+lock = threading.Lock()
+
+
+def blocking_view(request: HttpRequest) -> JsonResponse:
+    """Runs until the test lets it go, counting the requests in their views at once."""
+    with lock:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+    try:
+        release.wait(5)
+    finally:
+        with lock:
+            running["now"] -= 1
+    return JsonResponse({})
+
+
+def hashing_view(request: HttpRequest) -> JsonResponse:
+    """A password hash's wait: outside the request's slot until the test lets it go."""
+    with outside_slot():
+        hashing.set()
+        release.wait(5)
+    return JsonResponse({})
+
+
+urlpatterns += [path("blocking/", blocking_view), path("hashing/", hashing_view)]
+
+
+@pytest.fixture
+def slots_app(settings: Any) -> Any:
+    settings.ROOT_URLCONF = __name__
+    settings.ALLOWED_HOSTS = ["testserver"]
+    running.update(now=0, most=0)
+    release.clear()
+    hashing.clear()
+
+    def make(size: int) -> ASGIHandler:
+        settings.CASINO_REQUEST_SLOTS = size
+        return ASGIHandler()
+
+    yield make
+    release.set()
+
+
+def test_requests_beyond_the_slots_wait_their_turn(slots_app: Any) -> None:
+    app = slots_app(2)
+
+    async def go() -> list[int]:
+        calls = [asyncio.ensure_future(call(app, "/blocking/")) for _ in range(4)]
+        await asyncio.sleep(0.3)  # all four arrived: two run, two wait
+        assert running["now"] == 2
+        release.set()
+        return [status for status, _body in await asyncio.gather(*calls)]
+
+    assert run_loop(go()) == [200] * 4
+    assert running["most"] == 2
+
+
+def test_without_a_limit_every_request_runs_at_once(slots_app: Any) -> None:
+    app = slots_app(0)
+
+    async def go() -> None:
+        calls = [asyncio.ensure_future(call(app, "/blocking/")) for _ in range(4)]
+        await asyncio.sleep(0.3)
+        assert running["now"] == 4
+        release.set()
+        await asyncio.gather(*calls)
+
+    run_loop(go())
+    assert running["most"] == 4
+
+
+def test_a_password_hash_gives_its_slot_to_the_next_request(slots_app: Any) -> None:
+    """One slot: a login hashing (or waiting for a password slot) does not hold back the
+    pages behind it; it takes its slot back after."""
+    app = slots_app(1)
+
+    async def go() -> tuple[int, int]:
+        login = asyncio.ensure_future(call(app, "/hashing/"))
+        await asyncio.to_thread(hashing.wait, 5)
+        page = await asyncio.wait_for(call(app, "/sync/"), 5)  # served meanwhile
+        assert not login.done()
+        release.set()
+        return page[0], (await login)[0]
+
+    assert run_loop(go()) == (200, 200)
+    semaphore = app.slots._semaphore
+    assert semaphore is not None and semaphore.acquire(blocking=False)  # given back
+    semaphore.release()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_wait_inside_a_transaction_keeps_its_slot() -> None:
+    """Another request may wait for the transaction's locks in the slot it would need
+    back: the slot stays."""
+    slots = RequestSlots(1)
+    semaphore = slots._semaphore
+    assert semaphore is not None
+    with slots.slot():
+        with transaction.atomic(), outside_slot():
+            assert not semaphore.acquire(blocking=False)
+        with outside_slot():
+            assert semaphore.acquire(blocking=False)  # given to the next request
+            semaphore.release()
+        assert not semaphore.acquire(blocking=False)  # taken back
+    assert semaphore.acquire(blocking=False)
+    semaphore.release()
+
+
+def test_outside_a_request_nothing_is_given_up() -> None:
+    with outside_slot():  # a worker's or a test's thread: no slot held, nothing to do
+        pass
