@@ -44,7 +44,7 @@ from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix, set_urlconf
 from django.utils.log import log_response
 
-from casino.runtime.slots import RequestSlots
+from casino.slots import RequestSlots
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -68,7 +68,7 @@ class ASGIHandler(DjangoASGIHandler):
         """Everything of a request that runs in its thread, in one hop: the start signal,
         the middleware chain with the view, the log of an error, and the close of a
         response whose body is in memory; all of it in one of the process's request
-        slots (casino/runtime/slots.py)."""
+        slots (casino/slots.py)."""
         with self.slots.slot():
             return self._respond_in_slot(scope, request)
 

@@ -243,7 +243,7 @@ PASSWORD_HASHERS = [
 # gets the 503 page. Django's Argon2 hashes in 8 threads: one slot per 8 cores, at least one.
 CASINO_PASSWORD_SLOTS = env_int("CASINO_PASSWORD_SLOTS", max(1, (os.cpu_count() or 1) // 8))
 CASINO_PASSWORD_WAIT_SECONDS = env_int("CASINO_PASSWORD_WAIT_SECONDS", 30)
-# Requests a web process runs at once (casino/runtime/slots.py); the others wait their
+# Requests a web process runs at once (casino/slots.py); the others wait their
 # turn without running, so the live events' loop is not one of forty. 0: no limit.
 CASINO_REQUEST_SLOTS = env_int("CASINO_REQUEST_SLOTS", 8)
 if env_bool("CASINO_FAST_PASSWORD_HASHER", False):

@@ -28,7 +28,7 @@ from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from casino.errors import Busy
-from casino.runtime.slots import outside_slot
+from casino.slots import outside_slot
 
 _slots_lock = threading.Lock()
 _slots: dict[int, threading.BoundedSemaphore] = {}
@@ -58,7 +58,7 @@ def release_pooled_connections(opened: Iterable[BaseDatabaseWrapper] | None = No
 @contextmanager
 def password_slot() -> Iterator[None]:
     """Hold one of the process's password slots, with no pooled connection, for a hash;
-    the request's own slot goes to the next request meanwhile (casino/runtime/slots.py)."""
+    the request's own slot goes to the next request meanwhile (casino/slots.py)."""
     release_pooled_connections()
     semaphore = _semaphore()
     with outside_slot():

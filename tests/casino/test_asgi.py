@@ -15,7 +15,7 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.urls import include, path
 
 from casino.asgi import ASGIHandler
-from casino.runtime.slots import RequestSlots, outside_slot
+from casino.slots import RequestSlots, outside_slot
 
 seen: list[int] = []
 
@@ -165,7 +165,7 @@ def test_a_request_hops_to_its_thread_once(app: ASGIHandler, monkeypatch: Any) -
     assert run_loop(call(app, "/async/")) == (200, b"one two")  # a stream: closed after
 
 
-# Request slots (casino/runtime/slots.py) ------------------------------------------------
+# Request slots (casino/slots.py) ------------------------------------------------
 
 running = {"now": 0, "most": 0}
 release = threading.Event()

@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from casino.accounts import hashers
 from casino.errors import BUSY_RETRY_AFTER_SECONDS
-from casino.runtime.slots import RequestSlots
+from casino.slots import RequestSlots
 from tests.conftest import PASSWORD
 from tests.pools import pool_of_one
 
@@ -148,7 +148,7 @@ def test_a_pooled_connection_goes_back_to_the_pool_unless_a_transaction_is_open(
 
 def test_a_hash_gives_the_requests_slot_to_the_next_request():
     """A request that hashes (or waits for a password slot) runs no Python meanwhile: its
-    request slot (casino/runtime/slots.py) is the next request's until the hash is done."""
+    request slot (casino/slots.py) is the next request's until the hash is done."""
     slots = RequestSlots(1)
     semaphore = slots._semaphore
     assert semaphore is not None
