@@ -27,14 +27,13 @@ from contextlib import contextmanager
 
 from django.db import connections
 
-_held = threading.local()  # the slots this thread's request runs in, if any
+_held = threading.local()  # the semaphore of the slot this thread's request runs in, if any
 
 
 class RequestSlots:
     """``size`` slots of one web process; ``size`` 0: no limit."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
         self._semaphore = threading.BoundedSemaphore(size) if size > 0 else None
 
     @contextmanager
@@ -44,20 +43,12 @@ class RequestSlots:
             yield
             return
         self._semaphore.acquire()
-        _held.slots = self
+        _held.semaphore = self._semaphore
         try:
             yield
         finally:
-            _held.slots = None
+            _held.semaphore = None
             self._semaphore.release()
-
-    def _give_up(self) -> None:
-        assert self._semaphore is not None
-        self._semaphore.release()
-
-    def _take_back(self) -> None:
-        assert self._semaphore is not None
-        self._semaphore.acquire()
 
 
 @contextmanager
@@ -65,15 +56,15 @@ def outside_slot() -> Iterator[None]:
     """A wait outside Python (a password hash): the request's slot goes to the next
     request meanwhile and is taken back after, unless a transaction is open on one of
     this thread's database connections."""
-    slots: RequestSlots | None = getattr(_held, "slots", None)
+    semaphore: threading.BoundedSemaphore | None = getattr(_held, "semaphore", None)
     opened = connections.all(initialized_only=True)
-    if slots is None or any(conn.in_atomic_block for conn in opened):
+    if semaphore is None or any(conn.in_atomic_block for conn in opened):
         yield
         return
-    slots._give_up()
-    _held.slots = None
+    semaphore.release()
+    _held.semaphore = None
     try:
         yield
     finally:
-        slots._take_back()
-        _held.slots = slots
+        semaphore.acquire()
+        _held.semaphore = semaphore

@@ -277,7 +277,3 @@ def test_a_wait_inside_a_transaction_keeps_its_slot() -> None:
     assert semaphore.acquire(blocking=False)
     semaphore.release()
 
-
-def test_outside_a_request_nothing_is_given_up() -> None:
-    with outside_slot():  # a worker's or a test's thread: no slot held, nothing to do
-        pass
