@@ -276,4 +276,3 @@ def test_a_wait_inside_a_transaction_keeps_its_slot() -> None:
         assert not semaphore.acquire(blocking=False)  # taken back
     assert semaphore.acquire(blocking=False)
     semaphore.release()
-
