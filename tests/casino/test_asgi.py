@@ -179,7 +179,7 @@ def blocking_view(request: HttpRequest) -> JsonResponse:
         running["now"] += 1
         running["most"] = max(running["most"], running["now"])
     try:
-        release.wait(5)
+        release.wait(20)
     finally:
         with lock:
             running["now"] -= 1
@@ -190,11 +190,18 @@ def hashing_view(request: HttpRequest) -> JsonResponse:
     """A password hash's wait: outside the request's slot until the test lets it go."""
     with outside_slot():
         hashing.set()
-        release.wait(5)
+        release.wait(20)
     return JsonResponse({})
 
 
 urlpatterns += [path("blocking/", blocking_view), path("hashing/", hashing_view)]
+
+
+async def running_reaches(count: int) -> None:
+    """Until ``count`` requests are in their views: threads start late on a busy machine."""
+    async with asyncio.timeout(10):
+        while running["now"] < count:
+            await asyncio.sleep(0.01)
 
 
 @pytest.fixture
@@ -218,6 +225,7 @@ def test_requests_beyond_the_slots_wait_their_turn(slots_app: Any) -> None:
 
     async def go() -> list[int]:
         calls = [asyncio.ensure_future(call(app, "/blocking/")) for _ in range(4)]
+        await running_reaches(2)
         await asyncio.sleep(0.3)  # all four arrived: two run, two wait
         assert running["now"] == 2
         release.set()
@@ -232,8 +240,7 @@ def test_without_a_limit_every_request_runs_at_once(slots_app: Any) -> None:
 
     async def go() -> None:
         calls = [asyncio.ensure_future(call(app, "/blocking/")) for _ in range(4)]
-        await asyncio.sleep(0.3)
-        assert running["now"] == 4
+        await running_reaches(4)  # no request waits for another to finish
         release.set()
         await asyncio.gather(*calls)
 
