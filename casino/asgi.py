@@ -69,7 +69,8 @@ class ASGIHandler(DjangoASGIHandler):
         the middleware chain with the view, the log of an error, and the close of a
         response whose body is in memory; all of it in one of the process's request
         slots (casino/slots.py)."""
-        with self.slots.slot():
+        with self.slots.slot() as waited:
+            request.slot_wait = waited  # type: ignore[attr-defined]  (the access line's)
             return self._respond_in_slot(scope, request)
 
     def _respond_in_slot(self, scope: Any, request: HttpRequest) -> HttpResponseBase:

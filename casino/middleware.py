@@ -149,17 +149,22 @@ class RequestIdMiddleware:
         response.headers["X-Request-ID"] = logs.request_id.get()
         if settings.CASINO_ACCESS_LOG:
             duration = (time.perf_counter() - started) * 1000
+            # The wait for a request slot (casino/slots.py), before any of the above ran.
+            waited = getattr(request, "slot_wait", 0.0) * 1000
+            line = "%s %s %s %.1fms"
+            values: list[Any] = [request.method, request.path, response.status_code, duration]
+            if waited >= 1:
+                line += " (%.1fms waiting for a slot)"
+                values.append(waited)
             access_log.info(
-                "%s %s %s %.1fms",
-                request.method,
-                request.path,
-                response.status_code,
-                duration,
+                line,
+                *values,
                 extra={
                     "method": request.method,
                     "path": request.path,
                     "status": response.status_code,
                     "duration_ms": round(duration, 1),
+                    "slot_wait_ms": round(waited, 1),
                 },
             )
         return response

@@ -22,6 +22,7 @@ waiting for that transaction's locks in the slot it would need back.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -37,15 +38,17 @@ class RequestSlots:
         self._semaphore = threading.BoundedSemaphore(size) if size > 0 else None
 
     @contextmanager
-    def slot(self) -> Iterator[None]:
-        """Run the block (a request's middleware chain and view) in a slot."""
+    def slot(self) -> Iterator[float]:
+        """Run the block (a request's middleware chain and view) in a slot; it gets the
+        seconds the request waited for one."""
         if self._semaphore is None:
-            yield
+            yield 0.0
             return
+        asked = time.perf_counter()
         self._semaphore.acquire()
         _held.semaphore = self._semaphore
         try:
-            yield
+            yield time.perf_counter() - asked
         finally:
             _held.semaphore = None
             self._semaphore.release()

@@ -5,6 +5,7 @@ answers (a full table's live events are one)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -246,6 +247,29 @@ def test_without_a_limit_every_request_runs_at_once(slots_app: Any) -> None:
 
     run_loop(go())
     assert running["most"] == 4
+
+
+def test_the_access_line_says_how_long_a_request_waited_for_its_slot(
+    slots_app: Any, settings: Any, caplog: Any
+) -> None:
+    settings.CASINO_ACCESS_LOG = True
+    app = slots_app(1)
+
+    async def go() -> None:
+        first = asyncio.ensure_future(call(app, "/blocking/"))
+        await running_reaches(1)
+        second = asyncio.ensure_future(call(app, "/sync/"))  # waits for the slot
+        await asyncio.sleep(0.2)
+        release.set()
+        await asyncio.gather(first, second)
+
+    with caplog.at_level(logging.INFO, logger="casino.access"):
+        run_loop(go())
+    lines = {r.path: r for r in caplog.records if r.name == "casino.access"}
+    assert lines["/sync/"].slot_wait_ms >= 150
+    assert "ms waiting for a slot)" in lines["/sync/"].getMessage()
+    assert lines["/blocking/"].slot_wait_ms < 1
+    assert lines["/blocking/"].getMessage().endswith("ms")  # no wait to tell
 
 
 def test_a_password_hash_gives_its_slot_to_the_next_request(slots_app: Any) -> None:
