@@ -149,7 +149,7 @@ class RequestIdMiddleware:
         response.headers["X-Request-ID"] = logs.request_id.get()
         if settings.CASINO_ACCESS_LOG:
             duration = (time.perf_counter() - started) * 1000
-            # The wait for a request slot (casino/slots.py), before any of the above ran.
+            # The wait for a request slot (casino/slots.py), before this middleware ran.
             waited = getattr(request, "slot_wait", 0.0) * 1000
             line = "%s %s %s %.1fms"
             values: list[Any] = [request.method, request.path, response.status_code, duration]

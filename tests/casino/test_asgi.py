@@ -254,11 +254,21 @@ def test_the_access_line_says_how_long_a_request_waited_for_its_slot(
 ) -> None:
     settings.CASINO_ACCESS_LOG = True
     app = slots_app(1)
+    asked = threading.Semaphore(0)
+
+    class Watched(threading.BoundedSemaphore):
+        def acquire(self, *args: Any, **kwargs: Any) -> bool:
+            asked.release()  # a request asks for the slot
+            return super().acquire(*args, **kwargs)
+
+    app.slots._semaphore = Watched(1)
 
     async def go() -> None:
         first = asyncio.ensure_future(call(app, "/blocking/"))
         await running_reaches(1)
-        second = asyncio.ensure_future(call(app, "/sync/"))  # waits for the slot
+        second = asyncio.ensure_future(call(app, "/sync/"))
+        for _ in range(2):  # the first request's ask, then the second's: it waits
+            assert await asyncio.to_thread(asked.acquire, True, 10)
         await asyncio.sleep(0.2)
         release.set()
         await asyncio.gather(first, second)
