@@ -109,6 +109,16 @@ class Delivery:
 class Metrics:
     deliveries: list[Delivery] = field(default_factory=list)
     requests: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # The same, for the requests a bot sent once it had seen its table's first result:
+    # the tables in play, their opening left out (every seat taken in the same seconds,
+    # the shoe offered for the cut and burnt, the first round dealt).
+    in_play: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # What the bots' own process took before a request went out (all requests, in play).
+    queued: list[float] = field(default_factory=list)
+    in_play_queued: list[float] = field(default_factory=list)
+    # How late the bots' event loop woke for a timer, every 10 ms of the run (when, how
+    # late): while it is late, every bot reads its answers and events late.
+    loop_late: list[tuple[float, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     error_kinds: Counter[str] = field(default_factory=Counter)  # numbers left out
     results: defaultdict[str, dict[int, float]] = field(default_factory=lambda: defaultdict(dict))
@@ -385,13 +395,31 @@ class Bot:
     async def _request(
         self, name: str, method: str, url: str, **kwargs: Any
     ) -> httpx.Response | None:
-        started = time.perf_counter()
+        in_play = self.results > 0
+        called = time.perf_counter()
+        wire: list[float] = []  # when the request's first byte went out (or its connect)
+
+        async def trace(event: str, info: Any) -> None:
+            if not wire:
+                wire.append(time.perf_counter())
+
+        kwargs.setdefault("extensions", {})["trace"] = trace
         try:
             response = await self.client.request(method, url, **kwargs)
         except httpx.HTTPError as error:
             self._error(f"{name}: {type(error).__name__}: {error}")
             return None
-        self.metrics.requests[name].append(time.perf_counter() - started)
+        answered = time.perf_counter()
+        sent = wire[0] if wire else called
+        # A request's time is the browser's: from the wire to its answer read. What the
+        # bots' own process took before it went out (eighty browsers' clicks queued in
+        # one Python process, where real browsers each have their own machine) is kept
+        # apart, as a browser's developer tools show their "queueing".
+        self.metrics.requests[name].append(answered - sent)
+        self.metrics.queued.append(sent - called)
+        if in_play:
+            self.metrics.in_play[name].append(answered - sent)
+            self.metrics.in_play_queued.append(sent - called)
         if response.status_code >= 400:
             self._error(f"{name}: status {response.status_code}")
             return None
@@ -427,6 +455,22 @@ async def bots_run(
     bots = [
         Bot(spec, plan, metrics, random.Random(f"{seed}:{spec.username}"), start) for spec in specs
     ]
-    await asyncio.gather(*(bot.run() for bot in bots))
+    watch = asyncio.create_task(_watch_loop(metrics.loop_late))
+    try:
+        await asyncio.gather(*(bot.run() for bot in bots))
+    finally:
+        watch.cancel()
     metrics.finished = time.time()
     return metrics
+
+
+LOOP_TICK_SECONDS = 0.01
+
+
+async def _watch_loop(late: list[tuple[float, float]]) -> None:
+    """How late this process's event loop wakes for a timer of ``LOOP_TICK_SECONDS``."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(LOOP_TICK_SECONDS)
+        woke = time.perf_counter() - asked - LOOP_TICK_SECONDS
+        late.append((time.time(), max(0.0, woke)))

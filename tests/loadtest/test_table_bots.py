@@ -51,6 +51,19 @@ def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> No
     assert summary["rounds_played"] >= 2
     assert summary["propagation_ms"]["count"] > 0
     assert summary["requests_ms"]["sit"]["count"] == 3
+    # What the bots' own process took before each request went out, kept apart.
+    play = summary["in_play"]
+    sent = sum(stats["count"] for stats in summary["requests_ms"].values())
+    assert summary["queued_ms"]["count"] == sent
+    # The bots' event loop, watched all along, and once every table had dealt a coup.
+    assert 0 < play["loop_late_ms"]["count"] < summary["loop_late_ms"]["count"]
+    # In play: after each bot's first result, its second round's Deal or Pass (and its
+    # leaving), no sitting down; the table's events after its first result.
+    decided = [play["requests_ms"].get(name, {"count": 0})["count"] for name in ("deal", "pass")]
+    assert sum(decided) == 3
+    assert "sit" not in play["requests_ms"]
+    assert play["requests_ms"]["exit"]["count"] == 3
+    assert 0 < play["propagation_all_ms"]["count"] < summary["propagation_all_ms"]["count"]
     # The server runs in this process here: only the bots' own CPU is measured.
     assert set(summary["cpu_ms"]) == {"client"}
     assert summary["cpu_ms"]["client"]["per_round"] > 0

@@ -131,6 +131,13 @@ class Command(BaseCommand):
         summary["cpu_ms"] = _cpu(meter.used("play"), summary, metrics)
         loadrun.report(self, summary, as_json=options["json"])
 
+    def _rows(self, rows: list[tuple[str, dict[str, Any]]]) -> None:
+        for label, stats in rows:
+            self.stdout.write(
+                f"{label:36}{stats['count']:>7}"
+                + "".join(f"{_ms(stats[p]):>9}" for p in ("p50", "p95", "p99", "max"))
+            )
+
     def _print(self, s: dict[str, Any]) -> None:
         out = self.stdout.write
         out(
@@ -143,12 +150,23 @@ class Command(BaseCommand):
             ("propagation, commit -> subscriber", s["propagation_ms"]),
             ("propagation, commit -> all at table", s["propagation_all_ms"]),
             *((f"request {name}", stats) for name, stats in s["requests_ms"].items()),
+            ("the bots' own wait before sending", s["queued_ms"]),
+            ("the bots' event loop, late by", s["loop_late_ms"]),
         ]
-        for label, stats in rows:
-            out(
-                f"{label:36}{stats['count']:>7}"
-                + "".join(f"{_ms(stats[p]):>9}" for p in ("p50", "p95", "p99", "max"))
-            )
+        self._rows(rows)
+        play = s["in_play"]
+        out(
+            "In play, the tables' opening left out (events after a table's first result, "
+            "requests after the bot's):"
+        )
+        self._rows(
+            [
+                ("propagation, commit -> all at table", play["propagation_all_ms"]),
+                *((f"request {name}", stats) for name, stats in play["requests_ms"].items()),
+                ("the bots' own wait before sending", play["queued_ms"]),
+                ("the bots' event loop, late by", play["loop_late_ms"]),
+            ]
+        )
         out(
             f"Rounds: {s['rounds_played']} in {s['play_s']} s of play = "
             f"{s['rounds_per_minute']} per minute ({s['rounds_per_minute_per_table']} per table)."
@@ -257,6 +275,12 @@ def _summary(metrics: Metrics, plan: Plan, *, tag: str, tables: int, seats: int)
     for d in live:
         latest[(d.table, d.seq)] = max(latest[(d.table, d.seq)], d.received)
         sent[(d.table, d.seq)] = d.at
+    # In play: a table's events once it had dealt its first coup (the opening left out:
+    # every seat taken in the same seconds, the shoe offered for the cut and burnt).
+    first_result = {t: min(results.values()) for t, results in metrics.results.items() if results}
+    in_play = {
+        key: at for key, at in sent.items() if key[0] in first_result and at > first_result[key[0]]
+    }
     played = sum(len(results) for results in metrics.results.values())
     starts = [min(opened.values()) for opened in metrics.opened.values() if opened]
     ends = [max(results.values()) for results in metrics.results.values() if results]
@@ -279,6 +303,21 @@ def _summary(metrics: Metrics, plan: Plan, *, tag: str, tables: int, seats: int)
         "propagation_all_ms": _percentiles([latest[key] - at for key, at in sent.items()]),
         "backlog_events": len(metrics.deliveries) - len(live),
         "requests_ms": {name: _percentiles(t) for name, t in sorted(metrics.requests.items())},
+        "queued_ms": _percentiles(metrics.queued),
+        "loop_late_ms": _percentiles([late for _at, late in metrics.loop_late]),
+        "in_play": {
+            "propagation_all_ms": _percentiles([latest[key] - at for key, at in in_play.items()]),
+            "queued_ms": _percentiles(metrics.in_play_queued),
+            # Once every table had dealt its first coup.
+            "loop_late_ms": _percentiles(
+                [
+                    late
+                    for at, late in metrics.loop_late
+                    if at > max(first_result.values(), default=0)
+                ]
+            ),
+            "requests_ms": {name: _percentiles(t) for name, t in sorted(metrics.in_play.items())},
+        },
         "rounds_played": played,
         "play_s": round(play, 1),
         "rounds_per_minute": round(played / play * 60, 1) if play else 0.0,
