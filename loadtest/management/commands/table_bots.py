@@ -281,6 +281,7 @@ def _summary(metrics: Metrics, plan: Plan, *, tag: str, tables: int, seats: int)
     in_play = {
         key: at for key, at in sent.items() if key[0] in first_result and at > first_result[key[0]]
     }
+    every_table_played = max(first_result.values(), default=0.0)
     played = sum(len(results) for results in metrics.results.values())
     starts = [min(opened.values()) for opened in metrics.opened.values() if opened]
     ends = [max(results.values()) for results in metrics.results.values() if results]
@@ -308,13 +309,8 @@ def _summary(metrics: Metrics, plan: Plan, *, tag: str, tables: int, seats: int)
         "in_play": {
             "propagation_all_ms": _percentiles([latest[key] - at for key, at in in_play.items()]),
             "queued_ms": _percentiles(metrics.in_play_queued),
-            # Once every table had dealt its first coup.
             "loop_late_ms": _percentiles(
-                [
-                    late
-                    for at, late in metrics.loop_late
-                    if at > max(first_result.values(), default=0)
-                ]
+                [late for at, late in metrics.loop_late if at > every_table_played]
             ),
             "requests_ms": {name: _percentiles(t) for name, t in sorted(metrics.in_play.items())},
         },
