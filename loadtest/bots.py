@@ -40,8 +40,10 @@ STREAM_RETRIES = 5
 
 # What the page draws from an event's data alone (static/js/full_table.js, ``draw``):
 # another seat's chips and decision, another player sitting down or leaving, a round's
-# opening, the end of betting, the chat. Every other event (a round's cards, a new shoe,
-# a void) makes it fetch its board, and so does its own sitting down or leaving.
+# opening, the end of betting, the chat, a new shoe's cut offered to another seat or
+# passed on. Every other event (a round's cards, a new shoe, its cut and burn, a void)
+# makes it fetch its board, and so does its own sitting down or leaving, and the cut
+# offered to it or passed on while its offer is on the page.
 DRAWN_FROM_THE_EVENT = {
     "bets",
     "decision",
@@ -53,12 +55,19 @@ DRAWN_FROM_THE_EVENT = {
 }
 
 
-def page_fetches_board(event: dict[str, Any], username: str) -> bool:
+def page_fetches_board(
+    event: dict[str, Any], username: str, *, seat: int | None = None, offered: bool = False
+) -> bool:
     """Whether the table's page fetches its board for ``event`` (its own chips and
-    decisions come with the answers to its own requests)."""
+    decisions come with the answers to its own requests). ``seat``: the page's player's;
+    ``offered``: the cut's form is on the page (offered to them, not answered yet)."""
     kind = event["kind"]
     if kind in ("sit", "leave"):
         return event.get("player") == username
+    if kind == "cut_offer":
+        return offered or (seat is not None and event.get("seat") == seat)
+    if kind == "cut_declined":
+        return offered
     return kind not in DRAWN_FROM_THE_EVENT
 
 
@@ -170,6 +179,11 @@ class Bot:
         self.dirty = asyncio.Event()
         self.dealt: int | None = None
         self.seat: int | None = None  # from this bot's own ``sit`` event
+        # As the page knows them when an event arrives: its player's seat (from the
+        # ``sit`` event as it is received), and whether the cut's form is on it (offered
+        # to this bot, its answer not read yet).
+        self.page_seat: int | None = None
+        self.cut_form = False
         self.seated = False  # sat down and not left yet: leave at the end
         self.results = 0
         self.client: httpx.AsyncClient
@@ -310,6 +324,7 @@ class Bot:
             await self._post("cut", "cut/", accept="yes", position=position)
         else:
             await self._post("cut", "cut/", accept="no")
+        self.cut_form = False  # the answer's board replaced it
 
     # The events ------------------------------------------------------------------------
 
@@ -360,9 +375,15 @@ class Bot:
             self.metrics.results[table].setdefault(event["round"], at)
         if kind in ("card", "result"):
             self.dealt = event["round"]
+        if kind == "sit" and event.get("player") == self.spec.username:
+            self.page_seat = event["seat"]
         self.events.put_nowait(event)
-        if page_fetches_board(event, self.spec.username):
+        if page_fetches_board(
+            event, self.spec.username, seat=self.page_seat, offered=self.cut_form
+        ):
             self.dirty.set()
+        if kind == "cut_offer" and event.get("seat") == self.page_seat:
+            self.cut_form = True  # on the page once its board is drawn
 
     async def _refresh_board(self) -> None:
         """The page's answer to events: its own board, once per burst."""

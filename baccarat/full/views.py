@@ -163,9 +163,10 @@ def _board_words(state: full_state.FullTableState) -> dict[str, str]:
 
 
 def _script_words() -> dict[str, Any]:
-    """What the page's script needs to draw another player's chip, seat or decision, and a
-    new round's timer, from the event alone (static/js/full_table.js): the words as the
-    board writes them, and the spots' letters in felt order."""
+    """What the page's script needs to draw another player's chip, seat or decision, a
+    new round's timer, and a new shoe's cut offered to another seat, from the event alone
+    (static/js/full_table.js): the words as the board writes them, and the spots' letters
+    in felt order."""
     return {
         "place_bets": _("Place your bets"),
         "time_left": _("Time left to bet"),
@@ -180,6 +181,8 @@ def _script_words() -> dict[str, Any]:
         "seat": _("Seat %(number)s"),
         "you": _("you"),
         "closed": _("No more bets: the cards are being dealt."),
+        "cut_offered": _("A new shoe: the cut is offered to seat %(seat)s."),
+        "offered_cut": _("Offered the cut"),
         "dismiss": _("Dismiss"),
         "spots": [[kind, selectors.SPOT_LETTERS[kind]] for kind in selectors.SPOT_ORDER],
     }

@@ -1,10 +1,10 @@
 // The full table, live: the events of the table arrive as Server-Sent Events. An event
 // that carries its whole change (a seat's chips, its Deal or Pass with the stakes it plays
 // when it changed them, a player sitting down
-// or leaving, a new round's opening, the end of betting) is drawn from the event alone;
-// for what an event cannot carry (a coup's cards and statistics, a new shoe, a void, a
-// gap in the event numbers) the page fetches its own board (in its language, with its
-// own stack).
+// or leaving, a new round's opening, the end of betting, a new shoe's cut offered to
+// another seat) is drawn from the event alone; for what an event cannot carry (a coup's
+// cards and statistics, a new shoe, its cut and burn, a void, a gap in the event numbers)
+// the page fetches its own board (in its language, with its own stack).
 // The betting timer counts down to the server's deadline and warns at 10 and 5 seconds.
 (function () {
   "use strict";
@@ -257,6 +257,27 @@
     return true;
   }
 
+  // A new shoe's cut offered to a seat, or passed on by one: the line above the felt and
+  // the seat's mark, as timer.html and seats.html draw them. Where the offer's form comes
+  // (offered to this player) or is on the page still, the board is fetched.
+  function drawCut(data, mine) {
+    var b = board();
+    if (!b || b.dataset.phase || b.querySelector(".cut-offer")) return false;
+    if (mine && data.kind === "cut_offer") return false;
+    document.querySelectorAll(".seats .seat-cut").forEach(function (el) { el.remove(); });
+    if (data.kind === "cut_declined") return true; // the offer's next step comes with it
+    var seat = seatEl(data.seat);
+    if (seat && !seat.classList.contains("free")) child(seat, "seat-cut").textContent = words.offered_cut || "";
+    var line = document.createElement("p");
+    line.className = "betting-timer closed";
+    line.setAttribute("role", "status");
+    line.textContent = (words.cut_offered || "").replace("%(seat)s", String(data.seat));
+    var timer = b.querySelector(".betting-timer");
+    if (timer) timer.replaceWith(line);
+    else b.insertBefore(line, b.querySelector(".felt"));
+    return true;
+  }
+
   // Draws an event from its data; false when the page needs its board for it.
   function draw(data) {
     var b = board();
@@ -286,6 +307,7 @@
       return true;
     }
     if (data.kind === "betting_closed") { drawClosed(data); return true; }
+    if (data.kind === "cut_offer" || data.kind === "cut_declined") return drawCut(data, mine);
     if (data.kind === "round_open") {
       // A board drawn after the round opened (its events' number says so) shows it
       // already: the round and its event are written together.

@@ -240,3 +240,56 @@ def test_three_browsers_play_a_round_together(open_page):
         "1": {"stake": 2500, "paid": 2500 + net}
     }
     assert audit_violations() == []
+
+
+def test_a_cut_passed_on_is_drawn_from_its_events_but_on_the_page_offered_it(open_page):
+    """A new shoe's cut passed on from seat to seat: the other pages move the offer's line
+    and mark from the events alone, in their language; the page it is offered to fetches
+    its board, for the offer's form."""
+    Table.objects.create(
+        name="Salon",
+        slug="salon",
+        kind=Table.Kind.FULL,
+        seats=8,
+        decks=8,
+        reshuffle=Table.Reshuffle.CUT_CARD,
+        burn=Table.Burn.FIRST_CARD,
+        betting_seconds=60,  # each offer's time: none runs out here
+        cycle_seconds=3,
+    )
+    _alice, a = open_page("alice", "en")
+    _bob, b = open_page("bob", "en")
+    _carl, c = open_page("carl", "nl")
+    for page, seat in ((a, 1), (b, 2), (c, 3)):
+        sit(page, seat)
+    expect(a.locator(".cut-offer")).to_be_visible()
+    for page in (a, b, c):
+        caught_up(page)
+    boards = c.evaluate("window.tableEvents.boards")
+    a.locator(".cut-offer form.inline button").click()  # No, thank you
+    settled(a)
+    expect(b.locator(".cut-offer")).to_be_visible()
+    passed = list(
+        TableEvent.objects.filter(table__slug="salon", kind__in=["cut_declined", "cut_offer"])
+        .order_by("-seq")
+        .values_list("seq", flat=True)[:2]
+    )
+    expect(c.locator(f".full-table[data-event-seq='{max(passed)}']")).to_have_count(1)
+    caught_up(c)
+    with translation.override("nl"):
+        offered = gettext("A new shoe: the cut is offered to seat %(seat)s.") % {"seat": 2}
+        expect(c.locator(".betting-timer.closed")).to_have_text(offered)
+        expect(c.locator(".seat[data-seat='2'] .seat-cut")).to_have_text(gettext("Offered the cut"))
+    expect(c.locator(".seats .seat-cut")).to_have_count(1)
+    assert c.evaluate("window.tableEvents.boards") == boards
+    assert not set(passed) & set(c.evaluate("window.tableEvents.fetchedFor"))
+    expect(a.locator(".cut-offer")).to_have_count(0)
+    expect(a.locator(".seat[data-seat='2'] .seat-cut")).to_be_visible()
+    # Passed on again, to carl: his page fetches its board, with the form.
+    caught_up(b)
+    b.locator(".cut-offer form.inline button").click()
+    settled(b)
+    expect(c.locator(".cut-offer")).to_be_visible()
+    assert c.evaluate("window.tableEvents.boards") > boards
+    expect(a.locator(".seat[data-seat='3'] .seat-cut")).to_be_visible()
+    expect(a.locator(".seats .seat-cut")).to_have_count(1)

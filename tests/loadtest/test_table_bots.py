@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from baccarat.models import Table
-from loadtest.bots import Start
+from loadtest.bots import Start, page_fetches_board
 
 
 def test_bots_play_a_full_table_over_http_without_errors(asgi_server: str) -> None:
@@ -95,3 +95,21 @@ def test_no_bot_sits_before_every_bot_is_signed_in() -> None:
     worker.join(10)
     assert order[:3] == ["a ready", "b ready", "c ready"]
     assert sorted(order[3:]) == ["a sits", "c sits"]
+
+
+def test_the_bots_fetch_their_board_where_the_page_does() -> None:
+    """The page's own sitting down, a new shoe and its cut fetch the board; another seat's
+    cut offer, or one passed on, is drawn from the event, unless the cut's form is on the
+    page (offered to this player, their answer not back yet)."""
+    offer = {"kind": "cut_offer", "seat": 2}
+    declined = {"kind": "cut_declined", "seat": 1}
+    assert page_fetches_board({"kind": "sit", "player": "ann"}, "ann")
+    assert not page_fetches_board({"kind": "sit", "player": "bo"}, "ann")
+    assert page_fetches_board({"kind": "shoe_new"}, "ann", seat=3)
+    assert page_fetches_board({"kind": "burn"}, "ann", seat=3)
+    assert not page_fetches_board(offer, "ann", seat=3)
+    assert page_fetches_board(offer, "ann", seat=2)
+    assert not page_fetches_board(declined, "ann", seat=3)
+    assert page_fetches_board(declined, "ann", seat=1, offered=True)
+    assert page_fetches_board(offer, "ann", seat=1, offered=True)
+    assert not page_fetches_board(offer, "ann")  # not seated: a spectator's page
