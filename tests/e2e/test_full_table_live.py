@@ -2,7 +2,8 @@
 race is told where they sit; the timer never shows more than the server's deadline
 leaves, across boards drawn anew; a player's notice stays until they have seen it;
 seats change on every page at once, even while a coup's cards turn, without cutting the
-reveal short. Each page is watched every animation frame (a sampler installed through
+reveal short; a new shoe's cut passed on is drawn from its events but on the page it
+comes to. Each page is watched every animation frame (a sampler installed through
 Playwright: the page's CSP refuses eval, so nothing polls with a string)."""
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import math
 import re
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from baccarat.full import croupier, seats
-from baccarat.models import Round, Seat, Table
+from baccarat.models import Round, Seat, Table, TableEvent
 from tests.e2e.browsers import new_player
 from tests.e2e.test_full_table import caught_up, player_page, refresh_board, settled, sit
 
@@ -80,12 +83,13 @@ def heard(page) -> None:
 @pytest.fixture
 def pages(browser, asgi_server):
     """Open a signed-in page per player (``pages("alice")``); closed before the server
-    stops. ``events=False``: the page hears no events until ``hear(page)``."""
+    stops. ``events=False``: the page hears no events until ``hear(page)``; ``language``:
+    the player's (English unless said)."""
     contexts = []
 
-    def open_(username: str, *, events: bool = True):
+    def open_(username: str, *, events: bool = True, language: str = "en"):
         if events:
-            user, page = player_page(browser, asgi_server, username, "en")
+            user, page = player_page(browser, asgi_server, username, language)
         else:
             user, page = _deaf_page(browser, asgi_server, username)
         contexts.append(page.context)
@@ -418,3 +422,46 @@ def test_a_decision_answered_while_the_page_lacks_the_players_part_redraws_the_b
     expect(a.locator("#board-mine[data-my-decision='deal']")).to_have_count(1)
     assert round.plays.get(player=alice).decision == "deal"
     assert errors == []
+
+
+def test_a_cut_passed_on_is_drawn_from_its_events_but_on_the_page_offered_it(pages) -> None:
+    """A new shoe's cut passed on from seat to seat: the other pages move the offer's line
+    and mark from the events alone, in their language; the page it is offered to fetches
+    its board, for the offer's form."""
+    salon(betting_seconds=60)  # each offer's time: none runs out here
+    _alice, a = pages("alice")
+    _bob, b = pages("bob")
+    _carl, c = pages("carl", language="nl")
+    for page, seat in ((a, 1), (b, 2), (c, 3)):
+        sit(page, seat)
+    expect(a.locator(".cut-offer")).to_be_visible()
+    for page in (a, b, c):
+        caught_up(page)
+    boards = c.evaluate("window.tableEvents.boards")
+    a.locator(".cut-offer form.inline button").click()  # No, thank you
+    settled(a)
+    expect(b.locator(".cut-offer")).to_be_visible()
+    passed = list(
+        TableEvent.objects.filter(table__slug="salon", kind__in=["cut_declined", "cut_offer"])
+        .order_by("-seq")
+        .values_list("seq", flat=True)[:2]
+    )
+    expect(c.locator(f".full-table[data-event-seq='{max(passed)}']")).to_have_count(1)
+    caught_up(c)
+    with translation.override("nl"):
+        offered = gettext("A new shoe: the cut is offered to seat %(seat)s.") % {"seat": 2}
+        expect(c.locator(".betting-timer.closed")).to_have_text(offered)
+        expect(c.locator(".seat[data-seat='2'] .seat-cut")).to_have_text(gettext("Offered the cut"))
+    expect(c.locator(".seats .seat-cut")).to_have_count(1)
+    assert c.evaluate("window.tableEvents.boards") == boards
+    assert not set(passed) & set(c.evaluate("window.tableEvents.fetchedFor"))
+    expect(a.locator(".cut-offer")).to_have_count(0)
+    expect(a.locator(".seat[data-seat='2'] .seat-cut")).to_be_visible()
+    # Passed on again, to carl: his page fetches its board, with the form.
+    caught_up(b)
+    b.locator(".cut-offer form.inline button").click()
+    settled(b)
+    expect(c.locator(".cut-offer")).to_be_visible()
+    assert c.evaluate("window.tableEvents.boards") > boards
+    expect(a.locator(".seat[data-seat='3'] .seat-cut")).to_be_visible()
+    expect(a.locator(".seats .seat-cut")).to_have_count(1)
