@@ -152,18 +152,21 @@
     if (!b) return;
     b.dataset.phase = "dealing";
     var timer = b.querySelector(".betting-timer");
-    if (timer) {
-      var closed = document.createElement("p");
-      closed.className = "betting-timer closed";
-      closed.setAttribute("role", "status");
-      closed.textContent = words.closed || "";
-      timer.replaceWith(closed);
-    }
+    if (timer) timer.replaceWith(statusLine(words.closed));
     (data.left_out || []).forEach(function (number) { drawDecision(number, "timeout"); });
     b.querySelectorAll("#bet-form button").forEach(function (button) { button.disabled = true; });
     document.querySelectorAll("#table-controls .actions button:not(#btn-exit)").forEach(function (button) {
       button.disabled = true;
     });
+  }
+
+  // The line above the felt while no bets are taken, as timer.html draws it.
+  function statusLine(text) {
+    var line = document.createElement("p");
+    line.className = "betting-timer closed";
+    line.setAttribute("role", "status");
+    line.textContent = text || "";
+    return line;
   }
 
   function timerEl(deadline, seconds) {
@@ -268,10 +271,7 @@
     if (data.kind === "cut_declined") return true; // the offer's next step comes with it
     var seat = seatEl(data.seat);
     if (seat && !seat.classList.contains("free")) child(seat, "seat-cut").textContent = words.offered_cut || "";
-    var line = document.createElement("p");
-    line.className = "betting-timer closed";
-    line.setAttribute("role", "status");
-    line.textContent = (words.cut_offered || "").replace("%(seat)s", String(data.seat));
+    var line = statusLine((words.cut_offered || "").replace("%(seat)s", String(data.seat)));
     var timer = b.querySelector(".betting-timer");
     if (timer) timer.replaceWith(line);
     else b.insertBefore(line, b.querySelector(".felt"));
